@@ -1,0 +1,78 @@
+# rcu_poll: the 2002 rcu_poll RCU on Linux 6.1, booted in QEMU.
+#
+#   make run     build what is missing, boot the guest to a shell
+#   make test    build, run every host and guest test
+#
+# See README.md and docs/pipeline.md.
+
+SHELL     := /bin/bash
+TOP       := $(CURDIR)
+BUILD     ?= $(TOP)/build
+KSRC      ?= $(BUILD)/linux
+# Which RCU the guest kernel runs: tree (stock Tree RCU, the baseline) or poll.
+VARIANT   ?= tree
+SMP       ?= 2
+MEM       ?= 1024
+APPEND    ?=
+OUT       ?= $(BUILD)/test
+
+obj        = $(BUILD)/obj-$(1)
+kernel     = $(call obj,$(1))/arch/x86/boot/bzImage
+initrd     = $(BUILD)/initramfs-$(1).cpio
+OBJ       := $(call obj,$(VARIANT))
+KERNEL    := $(call kernel,$(VARIANT))
+INITRD    := $(call initrd,$(VARIANT))
+
+GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
+	guest/mkinitramfs.sh $(wildcard guest/tests/*.sh)
+
+export TOP KSRC
+
+.PHONY: all deps tree kernel initramfs run test export reset-tree clean distclean help
+
+all: kernel initramfs
+
+help:
+	@sed -n '1,/^$$/p' Makefile
+
+deps:
+	@guest/deps.sh
+
+tree: deps
+	@KSRC=$(KSRC) guest/tree.sh prepare
+
+# The kernel build is always asked for: kbuild decides what is stale, and an
+# up-to-date tree costs seconds.
+kernel: tree
+	@echo "  KERNEL   $(VARIANT) (log: $(BUILD)/log/kernel-$(VARIANT).log)"
+	@KSRC=$(KSRC) OBJ=$(OBJ) VARIANT=$(VARIANT) LOG=$(BUILD)/log/kernel-$(VARIANT).log \
+		guest/build-kernel.sh
+
+initramfs: kernel
+	@$(MAKE) --no-print-directory $(INITRD)
+
+$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd
+	@guest/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot
+
+run: kernel initramfs
+	@echo "  BOOT     $(VARIANT) kernel, $(SMP) vCPUs (TCG$(if $(filter 1,$(KVM)),, ; KVM=1 for KVM)); console log: $(BUILD)/run/console.log"
+	@guest/qemu.sh -i -k $(KERNEL) -r $(INITRD) -s $(BUILD)/run/host -l $(BUILD)/run/console.log \
+		-c $(SMP) -m $(MEM) -a "$(APPEND)"
+
+test: kernel initramfs
+	@OUT=$(OUT) VARIANT=$(VARIANT) KERNEL_$(VARIANT)=$(KERNEL) INITRD_$(VARIANT)=$(INITRD) \
+		guest/test.sh
+
+# Write the extracted tree's commits (since the pristine tag) to patches/.
+export:
+	@KSRC=$(KSRC) guest/tree.sh export
+
+# Throw away the tree's commits and re-apply patches/ onto pristine.
+reset-tree:
+	@KSRC=$(KSRC) guest/tree.sh reset
+
+clean:
+	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(BUILD)/test $(BUILD)/run
+
+distclean:
+	rm -rf $(BUILD)

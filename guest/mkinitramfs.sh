@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs (uncompressed newc cpio: no decompressor
+# needed in tinyconfig, and TCG unpacks it faster than it would inflate it).
+#
+# Contents: busybox-static with its applet links, guest/init, the guest
+# test runner and tests, the kernel modules of this variant, the project's
+# userspace binaries, and trace-cmd with every shared library and the loader
+# it needs, resolved on the host with ldd and kept at their host paths.
+#
+# Usage: mkinitramfs.sh OUT.cpio MODROOT [USERSPACE_BIN_DIR]
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:?usage: mkinitramfs.sh OUT.cpio MODROOT [BINDIR]}
+MODROOT=${2:?}
+BINDIR=${3:-}
+ROOT=$OUT.d
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,usr/lib,usr/lib64,etc,proc,sys,dev,tmp,host,root,var/tmp}
+mkdir -p "$ROOT"/sys/kernel/debug "$ROOT"/sys/kernel/tracing "$ROOT"/usr/share/rcu_poll/tests
+ln -s usr/lib "$ROOT/lib"
+ln -s usr/lib64 "$ROOT/lib64"
+
+# busybox and its applets
+cp /bin/busybox "$ROOT/bin/busybox"
+for applet in $(/bin/busybox --list-full); do
+	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
+done
+
+# a dynamically linked program and the libraries it needs, at host paths
+copy_with_libs() {
+	local prog=$1 lib
+	install -D -m 0755 "$prog" "$ROOT$prog"
+	for lib in $(ldd "$prog" | awk '/=> \//{print $3} /^[ \t]*\/.*ld-linux/{print $1}'); do
+		local real
+		real=$(readlink -f "$lib")
+		[ -e "$ROOT$lib" ] && continue
+		install -D -m 0755 "$real" "$ROOT$real"
+		# /lib and /lib64 are links into /usr: the library may be there already
+		[ -e "$ROOT$lib" ] || { mkdir -p "$ROOT$(dirname "$lib")"; ln -s "$real" "$ROOT$lib"; }
+	done
+}
+copy_with_libs /usr/bin/trace-cmd
+
+# the project's userspace tools
+if [ -n "$BINDIR" ] && [ -d "$BINDIR" ]; then
+	for prog in "$BINDIR"/*; do
+		[ -x "$prog" ] && [ -f "$prog" ] || continue
+		install -m 0755 "$prog" "$ROOT/usr/bin/"
+		ldd "$prog" >/dev/null 2>&1 && copy_with_libs "$ROOT/usr/bin/$(basename "$prog")" 2>/dev/null || true
+	done
+fi
+
+# kernel modules
+if [ -d "$MODROOT/lib/modules" ]; then
+	cp -a "$MODROOT/lib/modules" "$ROOT/usr/lib/"
+fi
+
+# init, test runner, tests
+install -m 0755 "$TOP/guest/init" "$ROOT/init"
+install -m 0755 "$TOP/guest/run-guest-tests" "$ROOT/usr/share/rcu_poll/run-guest-tests"
+install -m 0755 "$TOP"/guest/tests/*.sh "$ROOT/usr/share/rcu_poll/tests/"
+install -m 0644 "$TOP/guest/lib.sh" "$ROOT/usr/share/rcu_poll/lib.sh"
+install -m 0644 "$TOP/guest/banner" "$ROOT/etc/banner"
+echo "root:x:0:0:root:/root:/bin/sh" > "$ROOT/etc/passwd"
+echo "root:x:0:" > "$ROOT/etc/group"
+printf 'export PS1="[rcu_poll guest \\\\w]# "\nexport PATH=/bin:/sbin:/usr/bin:/usr/sbin\n' > "$ROOT/etc/profile"
+
+mknod -m 600 "$ROOT/dev/console" c 5 1
+mknod -m 666 "$ROOT/dev/null" c 1 3
+
+(cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+rm -rf "$ROOT"
+echo "  INITRAMFS $(basename "$OUT") ($(du -h "$OUT" | cut -f1))"

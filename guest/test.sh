@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test driver behind "make test": host tests, then guest boots, one TAP
+# line per test, then the closing line "N passed, N failed".  Exit 1 on any
+# failure.  Everything a test prints goes to $OUT/<test>.log; a failure
+# prints the log's path and its telling lines.
+#
+# Environment (set by the Makefile): TOP, KSRC, OUT, and per variant
+# KERNEL_<variant>, INITRD_<variant>.  ONLY=regex runs the matching tests.
+set -uo pipefail
+
+: "${TOP:?}" "${KSRC:?}" "${OUT:?}"
+mkdir -p "$OUT"
+RESULTS=$OUT/results.tap
+: > "$RESULTS"
+n=0 passed=0 failed=0
+
+selected() { [ -z "${ONLY:-}" ] || [[ $1 =~ $ONLY ]]; }
+
+# tap OK|FAIL NAME [REASON]
+tap() {
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		passed=$((passed + 1))
+		echo "ok $n $2" | tee -a "$RESULTS"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2${3:+ # $3}" | tee -a "$RESULTS"
+	fi
+}
+
+# host_test NAME COMMAND...: run on the host, output to $OUT/NAME.log
+host_test() {
+	local name=$1 log=$OUT/$1.log
+	shift
+	selected "$name" || return 0
+	if "$@" > "$log" 2>&1; then
+		tap OK "$name"
+	else
+		tap FAIL "$name" "$(grep -m1 '^FAIL' "$log" || echo "see $log")"
+		echo "    log: $log"
+		tail -n 12 "$log" | sed 's/^/    | /'
+	fi
+}
+
+# boot NAME VARIANT SMP "KERNEL ARGS" "ALLOW_ERE" TIMEOUT TEST...
+# One guest boot running the given guest tests ("name args" strings).
+# Reports each guest test, then "NAME: console clean".  Returns 1 if any
+# failed.
+boot() {
+	local name=$1 variant=$2 smp=$3 append=$4 allow=$5 timeout=$6
+	shift 6
+	local t want=() any=0
+	for t in "$@"; do
+		selected "$name/${t%% *}" && want+=("$t")
+	done
+	[ ${#want[@]} -gt 0 ] || selected "$name" || return 0
+	local kvar=KERNEL_$variant ivar=INITRD_$variant
+	local kernel=${!kvar:-} initrd=${!ivar:-}
+	[ -f "$kernel" ] && [ -f "$initrd" ] || {
+		tap FAIL "$name: boot" "kernel or initramfs for variant '$variant' not built"
+		return 1
+	}
+	local share=$OUT/$name
+	rm -rf "$share"
+	mkdir -p "$share"
+	printf '%s\n' "${want[@]}" > "$share/plan"
+	echo "# boot $name: $variant kernel, $smp vCPUs, ${#want[@]} guest test(s)"
+	local start rc=0
+	start=$(date +%s)
+	"$TOP/guest/qemu.sh" -k "$kernel" -r "$initrd" -s "$share" -l "$share/console.log" \
+		-c "$smp" -t "$timeout" -a "$append" || rc=$?
+	echo "#   guest exited ($rc) after $(( $(date +%s) - start ))s; console: $share/console.log"
+	local i=0 line
+	for t in "${want[@]}"; do
+		i=$((i + 1))
+		line=$(grep -E "^(not )?ok $i " "$share/results" 2>/dev/null | head -n 1)
+		case "$line" in
+		"ok $i "*) tap OK "$name/${line#ok $i }" ;;
+		"not ok $i "*)
+			line=${line#not ok $i }
+			tap FAIL "$name/${line%% # *}" "${line#* # }"
+			echo "    log: $share/logs/${t%% *}.log"
+			any=1 ;;
+		*) tap FAIL "$name/${t%% *}" "no result (guest died or timed out)"; any=1 ;;
+		esac
+	done
+	if [ "$rc" = 124 ]; then
+		tap FAIL "$name: console clean" "guest hung: killed after ${timeout}s"
+		tail -n 15 "$share/console.log" | sed 's/^/    | /'
+		return 1
+	fi
+	if "$TOP/guest/scan-console.sh" "$share/console.log" "$allow" > "$share/scan.log"; then
+		tap OK "$name: console clean"
+	else
+		tap FAIL "$name: console clean" "kernel complained, see $share/console.log"
+		sed 's/^/  /' "$share/scan.log" | head -n 40
+		any=1
+	fi
+	return $any
+}
+
+# --- host tests ----------------------------------------------------------
+
+# The series applies with git am to the pristine tree, and every patch is
+# checkpatch --strict clean.
+t_series_applies() {
+	local n
+	n=$(KSRC=$KSRC "$TOP/guest/tree.sh" check "$OUT/am-check" | tail -n 1) || return 1
+	echo "applied $n patch(es) with git am onto pristine linux-source-6.1"
+}
+t_checkpatch() {
+	local p bad=0 count=0
+	for p in $(grep -v -e '^#' -e '^$' "$TOP/patches/series" 2>/dev/null); do
+		count=$((count + 1))
+		if ! (cd "$KSRC" && ./scripts/checkpatch.pl --strict --no-tree -q \
+			--ignore FILE_PATH_CHANGES "$TOP/patches/$p"); then
+			echo "FAIL: checkpatch --strict: $p"
+			bad=1
+		fi
+	done
+	echo "$count patch(es) checked"
+	return $bad
+}
+
+# The harness itself: a guest that panics, or hangs, must fail a boot.
+t_harness_panic() {
+	(RESULTS=/dev/null ONLY='' && boot selftest-panic "$1" 1 "rcupoll_selftest=panic" "" 60 "cpus 1") && {
+		echo "FAIL: a panicking guest was not detected"; return 1; }
+	grep -q 'Kernel panic' "$OUT/selftest-panic/console.log" || {
+		echo "FAIL: console has no panic message"; return 1; }
+	echo "panicking guest detected"
+}
+t_harness_hang() {
+	(RESULTS=/dev/null ONLY='' && boot selftest-hang "$1" 1 "rcupoll_selftest=hang" "" 20 "cpus 1") && {
+		echo "FAIL: a hanging guest was not detected"; return 1; }
+	grep -q 'killed' "$OUT/selftest-hang/console.log" || {
+		echo "FAIL: hung guest was not killed by the timeout"; return 1; }
+	echo "hanging guest detected and killed"
+}
+
+# trace.dat recorded in the guest reads back on the host.
+t_host_report() {
+	local dat=$OUT/$1/out/trace.dat want got rep=$OUT/host-report.txt
+	[ -f "$dat" ] || { echo "FAIL: no $dat from the guest"; return 1; }
+	want=$(cat "$dat.sched_switch")
+	trace-cmd report -i "$dat" > "$rep" 2>&1 || { echo "FAIL: trace-cmd report failed"; return 1; }
+	head -n 5 "$rep"
+	got=$(grep -c 'sched_switch:' "$rep")
+	[ "$got" = "$want" ] || { echo "FAIL: host sees $got sched_switch events, guest saw $want"; return 1; }
+	trace-cmd dump --events -i "$dat" 2>/dev/null > "$rep.events"
+	grep -q 'name: rcu_utilization' "$rep.events" ||
+		{ echo "FAIL: rcu_utilization format missing from trace.dat"; return 1; }
+	# TPS() strings travel in the file: the host prints them as text
+	grep -q 'rcu_utilization: *Start scheduler-tick' "$rep" ||
+		{ echo "FAIL: rcu_utilization strings unreadable on the host"; return 1; }
+	echo "host report: $got sched_switch events, as in the guest"
+}
+
+# --- the suite -----------------------------------------------------------
+
+V=${VARIANT:-poll}
+host_test series-applies t_series_applies
+host_test checkpatch t_checkpatch
+
+boot smp2 "$V" 2 "" "" 600 \
+	"cpus 2" "fs rcu_utilization" "tracecmd" \
+	"rcutorture 30 torture_type=rcu"
+host_test host-report-trace t_host_report smp2
+boot smp4 "$V" 4 "" "" 300 "cpus 4"
+
+host_test harness-detects-panic t_harness_panic "$V"
+host_test harness-detects-hang t_harness_hang "$V"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
