@@ -9,8 +9,10 @@ SHELL     := /bin/bash
 TOP       := $(CURDIR)
 BUILD     ?= $(TOP)/build
 KSRC      ?= $(BUILD)/linux
-# Which RCU the guest kernel runs: tree (stock Tree RCU, the baseline) or poll.
-VARIANT   ?= tree
+# Which RCU the guest kernel runs: poll (rcu_poll) or tree (stock Tree RCU,
+# the baseline).  make test builds and boots both.
+VARIANT   ?= poll
+VARIANTS  := poll tree
 SMP       ?= 2
 MEM       ?= 1024
 APPEND    ?=
@@ -59,8 +61,12 @@ run: kernel initramfs
 	@guest/qemu.sh -i -k $(KERNEL) -r $(INITRD) -s $(BUILD)/run/host -l $(BUILD)/run/console.log \
 		-c $(SMP) -m $(MEM) -a "$(APPEND)"
 
-test: kernel initramfs
-	@OUT=$(OUT) VARIANT=$(VARIANT) KERNEL_$(VARIANT)=$(KERNEL) INITRD_$(VARIANT)=$(INITRD) \
+# Both variants, one kernel build at a time.
+test: tree
+	@for v in $(VARIANTS); do \
+		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
+	done
+	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
 		guest/test.sh
 
 # Write the extracted tree's commits (since the pristine tag) to patches/.

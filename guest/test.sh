@@ -81,7 +81,7 @@ boot() {
 		"not ok $i "*)
 			line=${line#not ok $i }
 			tap FAIL "$name/${line%% # *}" "${line#* # }"
-			echo "    log: $share/logs/${t%% *}.log"
+			echo "    log: $(ls "$share"/logs/"$i"-*.log 2>/dev/null)"
 			any=1 ;;
 		*) tap FAIL "$name/${t%% *}" "no result (guest died or timed out)"; any=1 ;;
 		esac
@@ -144,34 +144,49 @@ t_harness_hang() {
 t_host_report() {
 	local dat=$OUT/$1/out/trace.dat want got rep=$OUT/host-report.txt
 	[ -f "$dat" ] || { echo "FAIL: no $dat from the guest"; return 1; }
-	want=$(cat "$dat.sched_switch")
 	trace-cmd report -i "$dat" > "$rep" 2>&1 || { echo "FAIL: trace-cmd report failed"; return 1; }
 	head -n 5 "$rep"
+	want=$(cat "$dat.sched_switch")
 	got=$(grep -c 'sched_switch:' "$rep")
 	[ "$got" = "$want" ] || { echo "FAIL: host sees $got sched_switch events, guest saw $want"; return 1; }
+	want=$(cat "$dat.rcu_callback")
+	got=$(grep -c 'rcu_callback:' "$rep")
+	[ "$got" = "$want" ] || { echo "FAIL: host sees $got rcu_callback events, guest saw $want"; return 1; }
 	trace-cmd dump --events -i "$dat" 2>/dev/null > "$rep.events"
-	grep -q 'name: rcu_utilization' "$rep.events" ||
-		{ echo "FAIL: rcu_utilization format missing from trace.dat"; return 1; }
-	# TPS() strings travel in the file: the host prints them as text
-	grep -q 'rcu_utilization: *Start scheduler-tick' "$rep" ||
-		{ echo "FAIL: rcu_utilization strings unreadable on the host"; return 1; }
-	echo "host report: $got sched_switch events, as in the guest"
+	grep -q 'name: rcu_callback' "$rep.events" ||
+		{ echo "FAIL: rcu_callback format missing from trace.dat"; return 1; }
+	# The RCU name is a tracepoint string: the host prints it as text.
+	grep -q "rcu_callback: *$2 " "$rep" ||
+		{ echo "FAIL: no 'rcu_callback: $2' line: tracepoint string unreadable on the host"; return 1; }
+	grep -m 2 'rcu_callback:' "$rep"
+	echo "host report: $got rcu_callback events named $2, as in the guest"
 }
 
 # --- the suite -----------------------------------------------------------
 
-V=${VARIANT:-poll}
+TORTURE_HOTPLUG="onoff_interval=3000 onoff_holdoff=5"
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
 
-boot smp2 "$V" 2 "" "" 600 \
-	"cpus 2" "fs rcu_utilization" "tracecmd" \
-	"rcutorture 30 torture_type=rcu"
-host_test host-report-trace t_host_report smp2
-boot smp4 "$V" 4 "" "" 300 "cpus 4"
+# rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
+boot poll-smp1 poll 1 "" "" 300 \
+	"cpus 1" "rcutorture 15 torture_type=rcu"
+boot poll-smp2 poll 2 "" "" 900 \
+	"cpus 2" \
+	"fs rcu_utilization rcu_callback rcu_invoke_callback rcu_batch_start rcu_batch_end" \
+	"tracecmd" \
+	"rcutorture 60 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4 fwd_progress=1 fwd_progress_holdoff=10 stat_interval=15" \
+	"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
+host_test host-report-trace t_host_report poll-smp2 rcu_poll
+boot poll-smp4 poll 4 "" "" 600 \
+	"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
-host_test harness-detects-panic t_harness_panic "$V"
-host_test harness-detects-hang t_harness_hang "$V"
+# Tree RCU, the baseline, from the same patched tree.
+boot tree-smp2 tree 2 "" "" 600 \
+	"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+
+host_test harness-detects-panic t_harness_panic poll
+host_test harness-detects-hang t_harness_hang poll
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -27,7 +27,7 @@ gitk() { git -C "$KSRC" -c user.name=rcu_poll -c user.email=rcu_poll@localhost "
 
 series_files() {
 	[ -f "$PATCHES/series" ] || return 0
-	grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" | while read -r p; do
+	{ grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" || true; } | while read -r p; do
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
 		echo "$PATCHES/$p"
 	done
@@ -81,6 +81,10 @@ prepare() {
 	fi
 	if [ "$want" = "$have_sum" ]; then
 		return 0
+	fi
+	if [ -n "$(gitk status --porcelain --untracked-files=no)" ]; then
+		die "patches/ changed, but $KSRC has uncommitted changes.
+  Commit and export them (make export), or discard them (git -C $KSRC checkout -f)."
 	fi
 	if [ "$head" != "$have_head" ]; then
 		die "patches/ changed, but $KSRC has commits that are not exported (HEAD $head).
