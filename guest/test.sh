@@ -114,8 +114,7 @@ t_checkpatch() {
 	local p bad=0 count=0
 	for p in $(grep -v -e '^#' -e '^$' "$TOP/patches/series" 2>/dev/null); do
 		count=$((count + 1))
-		if ! (cd "$KSRC" && ./scripts/checkpatch.pl --strict --no-tree -q \
-			--ignore FILE_PATH_CHANGES "$TOP/patches/$p"); then
+		if ! (cd "$KSRC" && ./scripts/checkpatch.pl --strict -q "$TOP/patches/$p"); then
 			echo "FAIL: checkpatch --strict: $p"
 			bad=1
 		fi
