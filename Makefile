@@ -30,7 +30,7 @@ GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs run test export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs run test test-debug torture export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -68,6 +68,22 @@ test: tree
 	done
 	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
 		guest/test.sh
+
+# rcu_poll under lockdep (PROVE_RCU), rcu_head debug objects and KASAN:
+# the rcutorture runs of make test, on a kernel about twice as slow.
+test-debug: tree
+	@$(MAKE) --no-print-directory kernel initramfs VARIANT=debug
+	@OUT=$(BUILD)/test-debug SUITE=debug KERNEL_debug=$(call kernel,debug) \
+		INITRD_debug=$(call initrd,debug) guest/test.sh
+
+# A long soak: rcutorture for TORTURE_SECS on TORTURE_SMP vCPUs, with CPU
+# hotplug, rcu_barrier() and forward-progress tests.  Not part of make test.
+TORTURE_SECS ?= 1800
+TORTURE_SMP  ?= 4
+torture: tree
+	@$(MAKE) --no-print-directory kernel initramfs VARIANT=poll
+	@OUT=$(BUILD)/torture SUITE=torture TORTURE_SECS=$(TORTURE_SECS) TORTURE_SMP=$(TORTURE_SMP) \
+		KERNEL_poll=$(call kernel,poll) INITRD_poll=$(call initrd,poll) guest/test.sh
 
 # Write the extracted tree's commits (since the pristine tag) to patches/.
 export:

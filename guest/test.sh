@@ -164,6 +164,30 @@ t_host_report() {
 # --- the suite -----------------------------------------------------------
 
 TORTURE_HOTPLUG="onoff_interval=3000 onoff_holdoff=5"
+TORTURE_FULL="$TORTURE_HOTPLUG n_barrier_cbs=4 fwd_progress=1 fwd_progress_holdoff=10 stat_interval=15"
+
+# closing line and exit status
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+}
+
+case "${SUITE:-all}" in
+torture)
+	secs=${TORTURE_SECS:-1800}
+	boot "torture-smp${TORTURE_SMP:-4}" poll "${TORTURE_SMP:-4}" "" "" $((secs + 600)) \
+		"cpus ${TORTURE_SMP:-4}" "rcutorture $secs torture_type=rcu ${TORTURE_FULL/stat_interval=15/stat_interval=60}"
+	finish ;;
+debug)
+	boot debug-smp2 debug 2 "" "" 1800 \
+		"cpus 2" "rcutorture 60 torture_type=rcu $TORTURE_FULL" \
+		"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
+	finish ;;
+all) ;;
+*) echo "test.sh: unknown SUITE '$SUITE' (all, debug, torture)" >&2; exit 2 ;;
+esac
+
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
 
@@ -174,7 +198,7 @@ boot poll-smp2 poll 2 "" "" 900 \
 	"cpus 2" \
 	"fs rcu_utilization rcu_callback rcu_invoke_callback rcu_batch_start rcu_batch_end" \
 	"tracecmd" \
-	"rcutorture 60 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4 fwd_progress=1 fwd_progress_holdoff=10 stat_interval=15" \
+	"rcutorture 60 torture_type=rcu $TORTURE_FULL" \
 	"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
 host_test host-report-trace t_host_report poll-smp2 rcu_poll
 boot poll-smp4 poll 4 "" "" 600 \
@@ -187,5 +211,4 @@ boot tree-smp2 tree 2 "" "" 600 \
 host_test harness-detects-panic t_harness_panic poll
 host_test harness-detects-hang t_harness_hang poll
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
