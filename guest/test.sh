@@ -114,7 +114,9 @@ t_checkpatch() {
 	local p bad=0 count=0
 	for p in $(grep -v -e '^#' -e '^$' "$TOP/patches/series" 2>/dev/null); do
 		count=$((count + 1))
-		if ! (cd "$KSRC" && ./scripts/checkpatch.pl --strict -q "$TOP/patches/$p"); then
+		# Debian's python3 (with python3-ply) for the SPDX check, not a
+		# pyenv shim that may lack it.
+		if ! (cd "$KSRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q "$TOP/patches/$p"); then
 			echo "FAIL: checkpatch --strict: $p"
 			bad=1
 		fi
