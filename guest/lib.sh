@@ -26,3 +26,53 @@ kmsg_since() {
 load() {
 	modprobe "$@" || fail "modprobe $* failed"
 }
+
+# expect_einval FILE VALUE: writing VALUE (plus a newline) to FILE must
+# fail with "Invalid argument".
+expect_einval() {
+	_out=$( { printf '%s\n' "$2" > "$1"; } 2>&1 ) &&
+		fail "writing '$2' to $1 succeeded"
+	case "$_out" in
+	*"Invalid argument"*) echo "ok: '$2' > $1: EINVAL" ;;
+	*) fail "writing '$2' to $1: expected EINVAL, got: $_out" ;;
+	esac
+}
+
+# put FILE VALUE: write VALUE to FILE, failing the test if refused.
+put() {
+	printf '%s\n' "$2" > "$1" || fail "writing '$2' to $1 failed"
+}
+
+# field KEY LINE: the value of KEY=value in a key=value record.
+field() {
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1
+}
+
+# wait_for SECONDS COMMAND...: retry COMMAND every 0.2 s until it succeeds.
+wait_for() {
+	_end=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# rcudata_invariant: on every CPU, under its lock,
+# queued + mig_in == invoked + nxt + cur + done + mig_out.
+rcudata_invariant() {
+	awk '/^cpu=/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		in_ = v["queued"] + v["mig_in"]
+		out = v["invoked"] + v["nxt"] + v["cur"] + v["done"] + v["mig_out"]
+		if (in_ != out) { print "FAIL: " v["cpu"] ": queued+mig_in " in_ " != invoked+pending+mig_out " out; bad = 1 }
+		q += v["queued"]; iv += v["invoked"]; p += v["nxt"] + v["cur"] + v["done"]
+		mi += v["mig_in"]; mo += v["mig_out"]
+	}
+	END {
+		if (mi != mo) { print "FAIL: migrated in " mi " != migrated out " mo; bad = 1 }
+		if (q != iv + p) { print "FAIL: total queued " q " != invoked " iv " + pending " p; bad = 1 }
+		if (!bad) print "ok: invariant holds: queued " q " = invoked " iv " + pending " p
+		exit bad
+	}' /sys/kernel/debug/rcu/rcudata
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A stuck grace period, diagnosed: test_rcu_poll holds CPU 1 for 6 s
+# (hold: preemption off; irqoff: interrupts off; preempt: a task preempted
+# inside a preempt-flavour reader) with rcu_cpu_stall_timeout=3.  The
+# stall warning names the batch, CPU 1 (not CPU 0) and the holding task;
+# the stall and holdout events say the same; debugfs gp shows the batch
+# and its holdout while it lasts; the end of the batch is reported.
+. /usr/share/rcu_poll/lib.sh
+mode=${1:?usage: stall.sh hold|irqoff|preempt}
+D=/sys/kernel/debug/rcu
+T=/sys/kernel/tracing
+S=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+load test_rcu_poll
+[ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
+
+case $mode in
+hold) file=hold comm=rcupoll_hold/1 flavour=rcu_poll queue=queue ;;
+irqoff) file=hold_irqoff comm=rcupoll_irqs/1 flavour=rcu_poll queue=queue ;;
+preempt) file=preempt_reader comm=rcupoll_read/1 flavour=rcu_poll_preempt queue=queue_preempt ;;
+*) fail "unknown mode $mode" ;;
+esac
+
+old_timeout=$(cat $S)
+put $S 3
+put $D/test/barrier 1
+put $T/tracing_on 0
+: > $T/trace
+put $T/events/rcu_poll/rcu_poll_stall/enable 1
+put $T/events/rcu_poll/rcu_poll_holdout/enable 1
+put $T/tracing_on 1
+echo "rcu_poll-test: expect stall begin ($mode)" > /dev/kmsg
+kmsg_mark
+
+put $D/test/$file "1 6000"
+sleep 0.3
+put $D/test/$queue "1 0"
+sleep 4
+# With interrupts off on CPU 1, anything here that needs an IPI to CPU 1
+# waits for the hold to end: only the warning, from CPU 0's tick, can
+# report it.  The other two are inspected while they last.
+if [ "$mode" != irqoff ]; then
+	grep -v '^hist' $D/gp > /tmp/gp
+	cat /tmp/gp
+	b=$(grep "^batch flavour=$flavour " /tmp/gp) || fail "gp shows no $flavour batch in flight"
+	age=$(field age_ms "$b")
+	[ "$age" -ge 3000 ] || fail "gp batch age $age ms, want >= 3000"
+	grep -q "^holdout flavour=$flavour batch=$(field batch "$b") kind=$([ $mode = preempt ] && echo task || echo cpu) cpu=1 pid=[0-9]* comm=$comm" /tmp/gp ||
+		fail "gp does not name $comm on CPU 1 as the holdout"
+fi
+
+wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'ended after stalling'" ||
+	fail "no 'ended after stalling' message"
+echo "rcu_poll-test: expect stall end ($mode)" > /dev/kmsg
+put $T/tracing_on 0
+kmsg_since > /tmp/kmsg
+grep 'rcu_poll' /tmp/kmsg
+
+if [ "$mode" = preempt ]; then
+	w=$(grep -m 1 "INFO: rcu_poll_preempt stall: batch [0-9]* waited [0-9]* ms for 1 preempted tasks (warning 1)" /tmp/kmsg) ||
+		fail "no preempt-flavour stall warning naming 1 preempted task"
+	grep -q "rcu_poll:   holdout task pid [0-9]* comm $comm, preempted on CPU 1" /tmp/kmsg ||
+		fail "warning does not name task $comm preempted on CPU 1"
+	grep -q "holdout CPU" /tmp/kmsg && fail "warning names a CPU, but only a task holds the batch"
+else
+	w=$(grep -m 1 "INFO: rcu_poll stall: batch [0-9]* of CPU 0 waited [0-9]* ms for CPUs 1 (warning 1)" /tmp/kmsg) ||
+		fail "no stall warning for CPU 0's batch naming CPU 1 alone"
+	grep -q "rcu_poll:   holdout CPU 1: pid [0-9]* comm $comm, qs [0-9]*" /tmp/kmsg ||
+		fail "warning does not name $comm on CPU 1"
+	grep -q "holdout CPU 0" /tmp/kmsg && fail "warning names CPU 0, which was not holding"
+	grep -q "NMI backtrace for cpu 1\|Task dump for CPU 1\|CPU: 1 PID" /tmp/kmsg ||
+		fail "no stack of CPU 1"
+fi
+echo "ok: $w"
+batch=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
+grep -q "rcu_poll: $flavour batch $batch ended after stalling [0-9]* ms (1 warnings)" /tmp/kmsg ||
+	fail "no end message for batch $batch"
+
+cat $T/trace | grep 'rcu_poll_' > /tmp/ev
+cat /tmp/ev
+grep -q "rcu_poll_stall: $flavour .*batch=$batch .*nwarn=1" /tmp/ev || fail "no rcu_poll_stall event for batch $batch"
+if [ "$mode" = preempt ]; then
+	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*ntasks=1 " /tmp/ev || fail "stall event: ntasks != 1"
+	grep -q "rcu_poll_holdout: $flavour batch=$batch kind=task cpu=1 pid=[0-9]* comm=$comm" /tmp/ev ||
+		fail "no holdout event for task $comm"
+else
+	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*holdouts=0*,*0*2 " /tmp/ev ||
+		fail "stall event holdouts is not CPU 1 alone"
+	grep -q "rcu_poll_holdout: $flavour batch=$batch kind=cpu cpu=1 pid=[0-9]* comm=$comm" /tmp/ev ||
+		fail "no holdout event for CPU 1"
+fi
+
+put $T/events/rcu_poll/enable 0
+put $D/test/barrier 1
+expect_eq "pending after barrier" 0 "$(field pending "$(cat $D/test/stats)")"
+expect_eq "pending_preempt after barrier" 0 "$(field pending_preempt "$(cat $D/test/stats)")"
+put $S "$old_timeout"
+for i in $(seq 50); do
+	[ "$(field threads "$(cat $D/test/stats)")" = 0 ] && break
+	sleep 0.2
+done
+rmmod test_rcu_poll || fail "rmmod failed"
