@@ -30,7 +30,7 @@ load() {
 # expect_einval FILE VALUE: writing VALUE (plus a newline) to FILE must
 # fail with "Invalid argument".
 expect_einval() {
-	_out=$( { printf '%s\n' "$2" > "$1"; } 2>&1 ) &&
+	_out=$( { echo "$2" > "$1"; } 2>&1 ) &&
 		fail "writing '$2' to $1 succeeded"
 	case "$_out" in
 	*"Invalid argument"*) echo "ok: '$2' > $1: EINVAL" ;;

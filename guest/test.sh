@@ -203,6 +203,10 @@ boot poll-smp2 poll 2 "" "" 900 \
 	"rcutorture 60 torture_type=rcu $TORTURE_FULL" \
 	"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
 host_test host-report-trace t_host_report poll-smp2 rcu_poll
+# Observability: trace events, debugfs files, stall warnings, with the
+# test_rcu_poll scenario module; stall tests mark their expected splats.
+boot poll-diag poll 2 "" "" 600 \
+	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "inputs"
 boot poll-smp4 poll 4 "" "" 600 \
 	"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
