@@ -25,12 +25,14 @@ OBJ       := $(call obj,$(VARIANT))
 KERNEL    := $(call kernel,$(VARIANT))
 INITRD    := $(call initrd,$(VARIANT))
 
+TOOL      := $(BUILD)/userspace/rcupoll
+
 GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
 	guest/mkinitramfs.sh $(wildcard guest/tests/*.sh)
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs run test test-debug torture export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace run test test-debug torture export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -50,19 +52,37 @@ kernel: tree
 	@KSRC=$(KSRC) OBJ=$(OBJ) VARIANT=$(VARIANT) LOG=$(BUILD)/log/kernel-$(VARIANT).log \
 		guest/build-kernel.sh
 
-initramfs: kernel
+initramfs: kernel userspace
 	@$(MAKE) --no-print-directory $(INITRD)
 
-$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd
-	@guest/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot
+$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL)
+	@guest/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace
+
+# The capture tool, for the guest and the host alike, and the
+# libtraceevent plugin for trace-cmd report and KernelShark.
+userspace: deps
+	@$(MAKE) --no-print-directory -s -C userspace O=$(BUILD)/userspace
+	@$(MAKE) --no-print-directory -s -C tracepoints O=$(BUILD)/tracepoints
+
+# Install the plugin for this user (~/.local/lib/traceevent/plugins/).
+plugin-install: userspace
+	@$(MAKE) --no-print-directory -s -C tracepoints O=$(BUILD)/tracepoints install
+
+$(TOOL): userspace/rcupoll.c userspace/Makefile
+	@$(MAKE) --no-print-directory -s -C userspace O=$(BUILD)/userspace
 
 run: kernel initramfs
 	@echo "  BOOT     $(VARIANT) kernel, $(SMP) vCPUs (TCG$(if $(filter 1,$(KVM)),, ; KVM=1 for KVM)); console log: $(BUILD)/run/console.log"
 	@guest/qemu.sh -i -k $(KERNEL) -r $(INITRD) -s $(BUILD)/run/host -l $(BUILD)/run/console.log \
 		-c $(SMP) -m $(MEM) -a "$(APPEND)"
 
+# Record a scenario worth seeing in the guest; trace.dat and report in out/.
+OUTDIR ?= $(TOP)/out
+trace: kernel initramfs
+	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) guest/trace.sh
+
 # Both variants, one kernel build at a time.
-test: tree
+test: tree userspace
 	@for v in $(VARIANTS); do \
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done

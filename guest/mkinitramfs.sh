@@ -32,8 +32,13 @@ done
 
 # a dynamically linked program and the libraries it needs, at host paths
 copy_with_libs() {
+	install -D -m 0755 "$1" "$ROOT$1"
+	copy_libs "$1"
+}
+
+# the shared libraries (and loader) a program needs, at host paths
+copy_libs() {
 	local prog=$1 lib
-	install -D -m 0755 "$prog" "$ROOT$prog"
 	for lib in $(ldd "$prog" | awk '/=> \//{print $3} /^[ \t]*\/.*ld-linux/{print $1}'); do
 		local real
 		real=$(readlink -f "$lib")
@@ -50,7 +55,9 @@ if [ -n "$BINDIR" ] && [ -d "$BINDIR" ]; then
 	for prog in "$BINDIR"/*; do
 		[ -x "$prog" ] && [ -f "$prog" ] || continue
 		install -m 0755 "$prog" "$ROOT/usr/bin/"
-		ldd "$prog" >/dev/null 2>&1 && copy_with_libs "$ROOT/usr/bin/$(basename "$prog")" 2>/dev/null || true
+		if ldd "$prog" >/dev/null 2>&1; then
+			copy_libs "$prog"
+		fi
 	done
 fi
 

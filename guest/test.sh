@@ -163,6 +163,42 @@ t_host_report() {
 	echo "host report: $got rcu_callback events named $2, as in the guest"
 }
 
+# rcupoll report on the host reads what rcupoll record wrote in the guest,
+# and refuses corrupt files.
+t_host_tool_report() {
+	local dat=$OUT/$1/out/tool.dat rep=$OUT/host-tool-report.txt n
+	[ -f "$dat" ] || { echo "FAIL: no $dat from the guest"; return 1; }
+	n=$(cat "$dat.n")
+	"$TOP/build/userspace/rcupoll" report "$dat" > "$rep" 2>&1 || { cat "$rep"; echo "FAIL: rcupoll report failed"; return 1; }
+	cat "$rep"
+	grep -q "^  rcu_poll_test_cb  *$n " "$rep" || { echo "FAIL: host report lacks $n rcu_poll_test_cb callbacks"; return 1; }
+	head -c 5000 "$dat" > "$OUT/truncated.dat"
+	if "$TOP/build/userspace/rcupoll" report "$OUT/truncated.dat" > "$rep.err" 2>&1; then
+		echo "FAIL: a truncated trace.dat was accepted"; return 1
+	fi
+	grep -q '^rcupoll: ' "$rep.err" || { echo "FAIL: no message for a truncated file"; return 1; }
+	cat "$rep.err"
+}
+
+# The libtraceevent plugin makes trace-cmd report print CPU lists and
+# durations; without it, the raw masks and nanoseconds.
+t_host_plugin() {
+	local dat=$OUT/$1/out/tool.dat plug=$TOP/build/tracepoints rep=$OUT/host-plugin.txt
+	[ -f "$plug/plugin_rcu_poll.so" ] || { echo "FAIL: plugin not built"; return 1; }
+	TRACEEVENT_PLUGIN_DIR=$plug trace-cmd report -V -i "$dat" 2>&1 | grep "registering plugin: .*plugin_rcu_poll.so" >/dev/null ||
+		{ echo "FAIL: trace-cmd does not load plugin_rcu_poll"; return 1; }
+	TRACEEVENT_PLUGIN_DIR=$plug trace-cmd report -i "$dat" > "$rep" 2>&1 || { echo "FAIL: report failed"; return 1; }
+	grep -m 2 'rcu_poll_batch_start:' "$rep"
+	grep -m 2 'rcu_poll_batch_end:' "$rep"
+	grep -q 'rcu_poll_batch_start: *rcu_poll cpu=[0-9]* batch=[0-9]* ncbs=[0-9]* nwait=2 waits=0-1$' "$rep" ||
+		{ echo "FAIL: plugin does not print waits as a CPU list"; return 1; }
+	grep -q 'rcu_poll_batch_end: .* duration=[0-9.]*[mu]s$' "$rep" ||
+		{ echo "FAIL: plugin does not print durations"; return 1; }
+	trace-cmd report -N -i "$dat" 2>/dev/null | grep 'waits=00000000,00000003' >/dev/null ||
+		{ echo "FAIL: without plugins the raw mask should show"; return 1; }
+	echo "plugin output checked"
+}
+
 # --- the suite -----------------------------------------------------------
 
 TORTURE_HOTPLUG="onoff_interval=3000 onoff_holdoff=5"
@@ -206,7 +242,9 @@ host_test host-report-trace t_host_report poll-smp2 rcu_poll
 # Observability: trace events, debugfs files, stall warnings, with the
 # test_rcu_poll scenario module; stall tests mark their expected splats.
 boot poll-diag poll 2 "" "" 600 \
-	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "inputs"
+	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "inputs" "tool 300"
+host_test host-tool-report t_host_tool_report poll-diag
+host_test host-plugin t_host_plugin poll-diag
 boot poll-smp4 poll 4 "" "" 600 \
 	"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
