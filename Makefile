@@ -32,7 +32,7 @@ GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs userspace plugin-install trace run test test-debug torture export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot run test test-debug torture export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -80,6 +80,15 @@ run: kernel initramfs
 OUTDIR ?= $(TOP)/out
 trace: kernel initramfs
 	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) guest/trace.sh
+
+# KernelShark with the rcu_poll plugins on the make trace recording,
+# captured headlessly into docs/.
+kshark-plugin: deps
+	@$(MAKE) --no-print-directory -s -C tracepoints/kshark O=$(BUILD)/kshark
+
+screenshot: userspace kshark-plugin
+	@[ -f $(OUTDIR)/rcupoll.dat ] || $(MAKE) --no-print-directory trace
+	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/screenshot.sh
 
 # Both variants, one kernel build at a time.
 test: tree userspace

@@ -199,6 +199,17 @@ t_host_plugin() {
 	echo "plugin output checked"
 }
 
+# The KernelShark plugin builds against Debian's libkshark-dev and exports
+# the entry points KernelShark looks for (make screenshot runs it).
+t_kshark_plugin() {
+	local so=$TOP/build/kshark/plugin-rcu_poll.so sym
+	make --no-print-directory -s -C "$TOP/tracepoints/kshark" O="$TOP/build/kshark" || return 1
+	for sym in kshark_data_plugin_initializer kshark_data_plugin_deinitializer; do
+		nm -D --defined-only "$so" | grep -q " T $sym$" || { echo "FAIL: $so does not export $sym"; return 1; }
+	done
+	echo "$so exports the KernelShark plugin entry points"
+}
+
 # --- the suite -----------------------------------------------------------
 
 TORTURE_HOTPLUG="onoff_interval=3000 onoff_holdoff=5"
@@ -228,6 +239,7 @@ esac
 
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
+host_test kshark-plugin t_kshark_plugin
 
 # rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
 boot poll-smp1 poll 1 "" "" 300 \
