@@ -32,7 +32,7 @@ GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot run test test-debug torture export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -97,6 +97,17 @@ test: tree userspace
 	done
 	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
 		guest/test.sh
+
+# rcu_poll against Tree RCU (and against itself without trace events):
+# RUNS alternating boots of each, then scaling; writes docs/performance.md.
+# Not part of make test (a smoke run of poll and tree is).
+RUNS ?= 3
+bench: tree userspace
+	@for v in $(VARIANTS) notrace; do \
+		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
+	done
+	@OUT=$(BUILD)/bench RUNS=$(RUNS) $(foreach v,$(VARIANTS) notrace,KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
+		guest/bench.sh && cp $(BUILD)/bench/performance.md docs/performance.md && echo "  WROTE    docs/performance.md"
 
 # rcu_poll under lockdep (PROVE_RCU), rcu_head debug objects and KASAN:
 # the rcutorture runs of make test, on a kernel about twice as slow.

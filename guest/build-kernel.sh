@@ -49,20 +49,28 @@ mkdir -p "$CFG"
 } >> "$LOG" 2>&1 || { echo "build-kernel: configuration failed, see $LOG" >&2; tail -20 "$LOG" >&2; exit 1; }
 
 missing=0
+# The last fragment to mention an option wins (a variant may override the
+# common fragment), so only its request is checked.
+declare -A last=()
+order=()
 # shellcheck disable=SC2086
 while read -r line; do
 	case "$line" in
-	CONFIG_*=*) want=$line ;;
-	"# CONFIG_"*" is not set") want=$line ;;
+	CONFIG_*=*|"# CONFIG_"*" is not set") ;;
 	*) continue ;;
 	esac
+	name=${line#\# }; name=${name%%[= ]*}
+	[ -n "${last[$name]:-}" ] || order+=("$name")
+	last[$name]=$line
+done < <(cat $FRAGS)
+for name in "${order[@]}"; do
+	want=${last[$name]}
 	if ! grep -qxF -- "$want" "$CFG/.config"; then
-		name=${want#\# }; name=${name%%[= ]*}
 		got=$(grep -E "^(# )?$name[= ]" "$CFG/.config" || echo "$name absent")
 		echo "build-kernel: fragment asks for '$want', .config has '$got'" >&2
 		missing=1
 	fi
-done < <(cat $FRAGS)
+done
 [ "$missing" = 0 ] || { echo "build-kernel: unmet config requests (fix the fragment's dependencies)" >&2; exit 1; }
 
 if ! cmp -s "$CFG/.config" "$OBJ/.config"; then

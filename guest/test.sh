@@ -254,7 +254,8 @@ host_test host-report-trace t_host_report poll-smp2 rcu_poll
 # Observability: trace events, debugfs files, stall warnings, with the
 # test_rcu_poll scenario module; stall tests mark their expected splats.
 boot poll-diag poll 2 "" "" 600 \
-	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "inputs" "tool 300"
+	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall torture" \
+	"inputs" "tool 300"
 host_test host-tool-report t_host_tool_report poll-diag
 host_test host-plugin t_host_plugin poll-diag
 boot poll-smp4 poll 4 "" "" 600 \
@@ -263,6 +264,11 @@ boot poll-smp4 poll 4 "" "" 600 \
 # Tree RCU, the baseline, from the same patched tree.
 boot tree-smp2 tree 2 "" "" 600 \
 	"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+
+# make bench, smoke mode: one short run of every measurement on each RCU,
+# so the benchmark cannot rot (no assertions on speed).
+boot bench-poll poll 2 "" "" 300 "bench smoke"
+boot bench-tree tree 2 "" "" 300 "bench smoke"
 
 host_test harness-detects-panic t_harness_panic poll
 host_test harness-detects-hang t_harness_hang poll

@@ -7,12 +7,42 @@
 # the stall and holdout events say the same; debugfs gp shows the batch
 # and its holdout while it lasts; the end of the batch is reported.
 . /usr/share/rcu_poll/lib.sh
-mode=${1:?usage: stall.sh hold|irqoff|preempt}
+mode=${1:?usage: stall.sh hold|irqoff|preempt|torture}
 D=/sys/kernel/debug/rcu
 T=/sys/kernel/tracing
 S=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
-load test_rcu_poll
 [ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
+
+# rcutorture's own stall injector: a thread spins 6 s with interrupts off
+# on some CPU; our warning must name that CPU, and only it.
+if [ "$mode" = torture ]; then
+	old_timeout=$(cat $S)
+	put $S 3
+	echo "rcu_poll-test: expect stall begin (torture)" > /dev/kmsg
+	kmsg_mark
+	load rcutorture torture_type=rcu stall_cpu=6 stall_cpu_holdoff=2 stall_cpu_irqsoff=1 fwd_progress=0
+	wait_for 40 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'rcu_torture_stall end'" ||
+		fail "rcutorture's stall did not end"
+	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'ended after stalling'" ||
+		fail "no 'ended after stalling' message"
+	rmmod rcutorture || fail "rmmod rcutorture failed"
+	echo "rcu_poll-test: expect stall end (torture)" > /dev/kmsg
+	kmsg_since > /tmp/kmsg
+	grep 'rcu_torture_stall\|rcu_poll' /tmp/kmsg
+	cpu=$(sed -n 's/.*rcu_torture_stall start on CPU \([0-9]*\)\..*/\1/p' /tmp/kmsg | head -n 1)
+	[ -n "$cpu" ] || fail "rcutorture did not say which CPU it stalls"
+	grep -q "INFO: rcu_poll stall: batch [0-9]* of CPU [0-9]* waited [0-9]* ms for CPUs $cpu (warning" /tmp/kmsg ||
+		fail "no stall warning naming CPU $cpu alone"
+	grep "INFO: rcu_poll stall:" /tmp/kmsg | grep -v "for CPUs $cpu (warning" &&
+		fail "a warning names CPUs other than $cpu"
+	grep -q "rcu_poll:   holdout CPU $cpu: pid [0-9]* comm rcu_torture_sta" /tmp/kmsg ||
+		fail "warning does not name rcutorture's stall thread on CPU $cpu"
+	grep "holdout CPU" /tmp/kmsg | grep -v "holdout CPU $cpu:" && fail "a holdout other than CPU $cpu"
+	put $S "$old_timeout"
+	echo "ok: rcutorture stalled CPU $cpu and the warning names CPU $cpu and its thread"
+	exit 0
+fi
+load test_rcu_poll
 
 case $mode in
 hold) file=hold comm=rcupoll_hold/1 flavour=rcu_poll queue=queue ;;
