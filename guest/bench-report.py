@@ -50,7 +50,7 @@ METRICS = [
 print('# Performance: rcu_poll against Tree RCU\n')
 print(f'Measured by `make bench` on {datetime.date.today().isoformat()}: the same patched 6.1 tree built twice '
       '(RCU_POLL and Tree RCU, same configuration otherwise), booted in QEMU/TCG on this 2-core machine, '
-      f'{runs} boots of each at 2 vCPUs alternating poll and tree, then one boot of each at 1 and 4 vCPUs. '
+      f'{runs} boots of each at 2 vCPUs alternating poll, tree and notrace (rcu_poll built without trace events), then one boot of poll and tree at 1 and 4 vCPUs. '
       'Medians over the boots, with the spread (min-max) in brackets; ratios are poll/tree from this one '
       'invocation. Absolute times under TCG are only indicative.\n')
 print('| measurement | rcu_poll | Tree RCU | poll/tree | target |')
@@ -83,8 +83,8 @@ for key, label, target in (('sync_median_us', 'synchronize_rcu() latency, median
           f'| {med(p) / med(n):.3f} | {target} |')
 for key, label in (('traced_flood_cbs_per_s', 'flood with all events recorded (callbacks/s)'),
                    ('traced_events', 'events recorded during that flood'),
-                   ('traced_lost', 'events lost (8 MB per CPU)'),
-                   ('ns_per_event', 'extra time per recorded event (ns)')):
+                   ('traced_lost', 'events overwritten in the 8 MB per-CPU buffer (lost)'),
+                   ('ns_per_event', 'extra flood time per event generated (ns)')):
     p = values('poll', 2, key)
     if p:
         print(f'| {label} | {fmt(med(p))} [{fmt(min(p))}-{fmt(max(p))}] | | | |')

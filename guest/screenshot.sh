@@ -4,7 +4,8 @@
 # make screenshot: open the "make trace" recording in KernelShark with the
 # rcu_poll plugins, on a headless X server (Xvfb), and save the window as
 # a PNG.  KernelShark runs as nobody: as root it stops at a warning dialog.
-# Environment: TOP DAT PNG
+# Environment: TOP DAT PNG [WAIT seconds before the shot] [KSLOG: keep
+# KernelShark's output there]
 set -euo pipefail
 : "${TOP:?}" "${DAT:?}" "${PNG:?}"
 for p in Xvfb:xvfb import:imagemagick kernelshark:kernelshark; do
@@ -27,6 +28,8 @@ DISPLAY=$disp setpriv --reuid=65534 --regid=65534 --clear-groups \
 	> "$work/kernelshark.log" 2>&1 &
 ks=$!
 sleep "${WAIT:-25}"
+kill -0 "$ks" 2>/dev/null || { cat "$work/kernelshark.log" >&2; echo "screenshot: kernelshark died" >&2; exit 1; }
 DISPLAY=$disp import -window root -crop 1390x870+0+0 "$PNG.tmp.png"
 mv "$PNG.tmp.png" "$PNG"
+[ -z "${KSLOG:-}" ] || cp "$work/kernelshark.log" "$KSLOG"
 echo "  SHOT     $PNG"

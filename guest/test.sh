@@ -199,6 +199,44 @@ t_host_plugin() {
 	echo "plugin output checked"
 }
 
+# KernelShark, headless, opens the fixture with both plugins and keeps
+# running; the rcu_poll plugin loads without complaint.
+t_kshark_loads() {
+	local png=$OUT/kshark-fixture.png log=$OUT/kshark-fixture.log
+	TOP=$TOP DAT=$TOP/userspace/tests/stall-flight.dat PNG=$png WAIT=15 KSLOG=$log \
+		"$TOP/guest/screenshot.sh" || return 1
+	cat "$log"
+	grep -i 'rcu_poll.*fail\|fail.*rcu_poll' "$log" && { echo "FAIL: the rcu_poll plugin failed"; return 1; }
+	# The plugin's own colours: quiescent-state ticks (30,60,200) and the
+	# red bar of the batch that never ends in this recording (220,30,30).
+	convert "$png" txt:- > "$OUT/kshark-fixture.txt" || return 1
+	grep -qi '#1E3CC8' "$OUT/kshark-fixture.txt" || { echo "FAIL: no quiescent-state ticks drawn"; return 1; }
+	grep -qi '#DC1E1E' "$OUT/kshark-fixture.txt" || { echo "FAIL: no stuck-batch bar drawn"; return 1; }
+	rm -f "$OUT/kshark-fixture.txt"
+	echo "KernelShark loaded the fixture with the rcu_poll plugins: $png"
+}
+
+# rcupoll report on a committed flight-recorder fixture (recorded in the
+# guest by the tool test: CPU 1 held 3 s, caught at 1.5 s): exact numbers.
+t_report_fixture() {
+	local dat=$TOP/userspace/tests/stall-flight.dat out=$OUT/report-fixture
+	"$TOP/build/userspace/rcupoll" report "$dat" > "$out.txt" || { echo "FAIL: report failed"; return 1; }
+	"$TOP/build/userspace/rcupoll" report -f csv "$dat" > "$out.csv" || return 1
+	"$TOP/build/userspace/rcupoll" report -f json "$dat" > "$out.json" || return 1
+	cat "$out.txt"
+	grep -qx '3973 events, 190 rcu_poll events, 16 batches started' "$out.txt" ||
+		{ echo "FAIL: event or batch counts changed"; return 1; }
+	grep -qx 'batches,rcu_poll,15,843.8,7852.6,7852.6,492.0' "$out.csv" ||
+		{ echo "FAIL: batch duration summary changed"; return 1; }
+	grep -qx 'in_flight,rcu_poll/5721,1,1590006.0,,,,cpu=0 waiting_for=1' "$out.csv" ||
+		{ echo "FAIL: the stuck batch of CPU 0 waiting for CPU 1 is not reported"; return 1; }
+	grep -qx 'slow_batch,rcu_poll/5720,1,7852.6,,,,cpu=1 last_cpu=1 comm=ksoftirqd/1' "$out.csv" ||
+		{ echo "FAIL: slowest ended batch changed"; return 1; }
+	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$out.json" ||
+		{ echo "FAIL: json output is not JSON lines"; return 1; }
+	echo "fixture report exact"
+}
+
 # The KernelShark plugin builds against Debian's libkshark-dev and exports
 # the entry points KernelShark looks for (make screenshot runs it).
 t_kshark_plugin() {
@@ -240,6 +278,8 @@ esac
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
 host_test kshark-plugin t_kshark_plugin
+host_test report-fixture t_report_fixture
+host_test kshark-loads t_kshark_loads
 
 # rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
 boot poll-smp1 poll 1 "" "" 300 \

@@ -417,6 +417,8 @@ struct batch {
 	unsigned long long last_qs_ts;
 	char last_comm[24];		/* what ran on last_qs_cpu then */
 	long ncbs;
+	unsigned long long waits;	/* CPUs 0-63 it waits for */
+	unsigned long long seen;	/* those a poller saw */
 };
 
 struct func_lat {
@@ -450,6 +452,7 @@ struct report {
 	struct cpu_sw *cpu;		/* last sched_switch per CPU */
 	int ncpus;
 	unsigned long long nevents, nrcu_poll;
+	unsigned long long last_ts;	/* of the newest event */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -486,6 +489,22 @@ static unsigned long long kvnum(const char *info, const char *key)
 	char v[32];
 
 	return kv(info, key, v, sizeof(v)) ? strtoull(v, NULL, 0) : 0;
+}
+
+/*
+ * The "waits" bitmask of a batch start as printed ("00000000,00000003":
+ * 32-bit words, most significant first): CPUs 0-63.
+ */
+static unsigned long long parse_mask(const char *info)
+{
+	unsigned long long m = 0;
+	char v[256], *w, *save;
+
+	if (!kv(info, "waits", v, sizeof(v)))
+		return 0;
+	for (w = strtok_r(v, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		m = (m << 32) | strtoull(w, NULL, 16);
+	return m;
 }
 
 static struct batch *find_batch(struct report *r, const char *fl, unsigned long nr)
@@ -584,10 +603,13 @@ static void on_rcu_poll(struct report *r, const char *name, const char *info,
 		b->ncbs = kvnum(info, "ncbs");
 		b->start = ts;
 		b->last_qs_cpu = -1;
+		b->waits = parse_mask(info);
 	} else if (!strcmp(name, "rcu_poll_qs")) {
 		b = find_batch(r, fl, kvnum(info, "batch"));
 		if (b && !b->end) {
 			b->last_qs_cpu = kvnum(info, "qs_cpu");
+			if (b->last_qs_cpu >= 0 && b->last_qs_cpu < 64)
+				b->seen |= 1ULL << b->last_qs_cpu;
 			b->last_qs_ts = ts;
 			blame(r, b);
 		}
@@ -615,6 +637,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	struct tep_event *ev = tep_find_event_by_record(r->tep, rec);
 
 	r->nevents++;
+	if (rec->ts > r->last_ts)
+		r->last_ts = rec->ts;
 	if (!ev)
 		return 0;
 	if (!strcmp(ev->name, "sched_switch")) {
@@ -692,6 +716,33 @@ static void print_report(struct report *r, enum fmt fmt, int top)
 		}
 		print_summary(flavours[k], d, n, fmt);
 	}
+	/* Batches in flight when the trace ends: what a stall recording shows. */
+	if (fmt == FMT_TEXT)
+		printf("\nbatches still in flight at the end of the trace\n  %-18s %8s %4s %10s  %s\n",
+		       "flavour", "batch", "cpu", "age us", "CPUs not seen yet");
+	for (i = 0; i < r->nb; i++) {
+		struct batch *b = &r->b[i];
+		char cpus[256] = "";
+		int c;
+
+		if (b->end)
+			continue;
+		for (c = 0; c < 64; c++) {
+			if ((b->waits & ~b->seen) & (1ULL << c))
+				snprintf(cpus + strlen(cpus), sizeof(cpus) - strlen(cpus), "%s%d",
+					 cpus[0] ? "," : "", c);
+		}
+		if (fmt == FMT_TEXT)
+			printf("  %-18s %8lu %4d %10.1f  %s\n", b->flavour, b->batch, b->cpu,
+			       (r->last_ts - b->start) / 1000.0, cpus[0] ? cpus : "-");
+		else if (fmt == FMT_CSV)
+			printf("in_flight,%s/%lu,1,%.1f,,,,cpu=%d waiting_for=%s\n", b->flavour, b->batch,
+			       (r->last_ts - b->start) / 1000.0, b->cpu, cpus);
+		else
+			printf("{\"type\":\"in_flight\",\"flavour\":\"%s\",\"batch\":%lu,\"cpu\":%d,\"age_us\":%.1f,\"waiting_for\":\"%s\"}\n",
+			       b->flavour, b->batch, b->cpu, (r->last_ts - b->start) / 1000.0, cpus);
+	}
+
 	/* Slowest batches: the CPU that reported last held them back. */
 	for (i = 0; i < r->nb; i++) {
 		if (r->b[i].end)

@@ -47,7 +47,9 @@ expect_eq "flight exit status" 0 "$rc"
 grep -q 'kind=cpu cpu=1 .*comm=rcupoll_hold/1' /tmp/fl/rcupoll-stall.txt ||
 	{ cat /tmp/fl/rcupoll-stall.txt; fail "diagnosis does not name rcupoll_hold/1 on CPU 1"; }
 rcupoll report /tmp/fl/rcupoll-stall.dat > /tmp/flrep.txt || fail "report of the flight recording failed"
-grep -q 'rcu_poll_batch_start\|^  rcu_poll ' /tmp/flrep.txt || fail "flight recording has no batches"
+cat /tmp/flrep.txt
+grep -q '^  rcu_poll  *[0-9]*  *0  *[0-9.]*  1$' /tmp/flrep.txt ||
+	fail "report of the flight recording does not show CPU 0's batch still waiting for CPU 1"
 cp /tmp/fl/rcupoll-stall.dat /tmp/fl/rcupoll-stall.txt /host/out/ || fail "copy to host failed"
 echo 1 > $D/test/barrier
 
