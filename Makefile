@@ -107,7 +107,8 @@ bench: tree userspace
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done
 	@OUT=$(BUILD)/bench RUNS=$(RUNS) $(foreach v,$(VARIANTS) notrace,KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
-		guest/bench.sh && cp $(BUILD)/bench/performance.md docs/performance.md && echo "  WROTE    docs/performance.md"
+		guest/bench.sh && cp $(BUILD)/bench/performance.md $(BUILD)/bench/performance-*.png docs/ && \
+		echo "  WROTE    docs/performance.md, docs/performance-*.png"
 
 # rcu_poll under lockdep (PROVE_RCU), rcu_head debug objects and KASAN:
 # the rcutorture runs of make test, on a kernel about twice as slow.

@@ -4,14 +4,14 @@
 # make bench: rcu_poll against Tree RCU, from the same patched tree.
 # RUNS boots of each variant at 2 vCPUs, alternating poll, tree and
 # notrace (rcu_poll with RCU_TRACE off, for the cost of the events) so that
-# drift hits all alike, then one boot of poll and tree at 1 and 4 vCPUs
-# for scaling.  Each boot runs guest/tests/bench.sh.  Medians, spread and
+# drift hits all alike, then one boot of poll and tree at 1, 4 and 8
+# vCPUs for scaling.  Each boot runs guest/tests/bench.sh.  Medians, spread and
 # poll/tree ratios go to docs/performance.md (and $OUT/results.csv).
 # Environment: TOP KERNEL_poll INITRD_poll KERNEL_tree INITRD_tree OUT RUNS
 set -uo pipefail
 : "${TOP:?}" "${OUT:?}"
 RUNS=${RUNS:-3}
-SCALE_SMP=${SCALE_SMP:-"1 2 4"}
+SCALE_SMP=${SCALE_SMP:-"1 2 4 8"}
 mkdir -p "$OUT"
 csv=$OUT/results.csv
 echo "run,variant,smp,key,value" > "$csv"
@@ -48,6 +48,37 @@ for smp in $SCALE_SMP; do
 		bench_boot "s$smp" "$v" "$smp" || fails=$((fails + 1))
 	done
 done
-python3 "$TOP/guest/bench-report.py" "$csv" "$RUNS" > "$OUT/performance.md" || exit 1
+rm -f "$OUT/scaling.dat"
+python3 "$TOP/guest/bench-report.py" "$csv" "$RUNS" "$OUT" > "$OUT/performance.md" || exit 1
+
+# Pictures: synchronize_rcu() latency distributions (all 2-vCPU boots) and
+# the scaling curve.
+for v in poll tree; do
+	cat "$OUT"/[0-9]*-$v-smp2/sync.us 2>/dev/null | sort -n > "$OUT/sync-$v.us"
+	awk -v n="$(wc -l < "$OUT/sync-$v.us")" '{ print $1, NR / n }' "$OUT/sync-$v.us" > "$OUT/cdf-$v.dat"
+done
+if command -v gnuplot > /dev/null; then
+	gnuplot <<EOG || echo "    gnuplot failed" >&2
+set terminal pngcairo size 900,500 noenhanced
+set output "$OUT/performance-latency.png"
+set title "synchronize_rcu() latency under QEMU/TCG, 2 vCPUs (rcuscale, all runs)"
+set logscale x
+set xlabel "latency (us)"
+set ylabel "fraction of grace periods"
+set key bottom right
+set grid
+plot "$OUT/cdf-poll.dat" using 1:2 with steps lw 2 title "rcu_poll", \
+     "$OUT/cdf-tree.dat" using 1:2 with steps lw 2 title "Tree RCU"
+set output "$OUT/performance-scaling.png"
+set title "synchronize_rcu() median latency by vCPU count (TCG on 2 host cores: oversubscribed past 2)"
+unset logscale x
+set logscale y
+set xlabel "vCPUs"
+set ylabel "median latency (us)"
+set xtics (1, 2, 4, 8)
+plot "$OUT/scaling.dat" using 1:2 with linespoints lw 2 title "rcu_poll", \
+     "$OUT/scaling.dat" using 1:3 with linespoints lw 2 title "Tree RCU"
+EOG
+fi
 echo "  RESULTS  $OUT/performance.md ($fails failed boots)"
 [ "$fails" = 0 ]
