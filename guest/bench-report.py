@@ -117,9 +117,9 @@ print('''
   delays (`jiffies_till_first_fqs` and friends). The price is an IPI to every other online CPU per
   batch: O(CPUs) IPIs and O(CPUs) counter reads per poll, per CPU with a batch in flight.
 - **Asynchronous throughput** (`gp_async`) measures mostly the cost of `call_rcu()` itself with at most
-  1000 callbacks in flight, and is very noisy under TCG (see the spread). rcu_poll's `call_rcu()` takes a
-  per-CPU raw spinlock and raises `RCU_SOFTIRQ` for the first callback of a batch; Tree RCU's segmented
-  callback list amortises more, which is where it wins when callbacks arrive continuously.
+  1000 callbacks in flight, and is very noisy under TCG (see the spread, which overlaps). rcu_poll's
+  `call_rcu()` takes a per-CPU raw spinlock and raises `RCU_SOFTIRQ` for the first callback of a batch.
+  Why Tree RCU comes out ahead here has not been investigated (no profile was taken).
 - **Read side**: rcu_poll is a non-preemptible RCU, so `rcu_read_lock()` is `preempt_disable()`; the
   baseline Tree RCU is the preemptible one (the guest kernel is `PREEMPT`), whose nesting counter and
   unlock-time special-case check cost more. Against a non-preemptible Tree RCU the two would be equal.
