@@ -18,6 +18,7 @@ for v in "" "1" "1 0 0" "1 0" "1 60001" "8 100" "-1 100" "1 abc" "1 100 " ; do
 	expect_einval $T/hold "$v"
 	expect_einval $T/hold_irqoff "$v"
 	expect_einval $T/preempt_reader "$v"
+	expect_einval $T/sync "$v"
 done
 for v in "" "1 100" "1 0 100" "1 10000001 100" "1 100 0" "1 100 60001" "8 1 1"; do
 	expect_einval $T/flood "$v"

@@ -6,39 +6,74 @@
 # stall warning names the batch, CPU 1 (not CPU 0) and the holding task;
 # the stall and holdout events say the same; debugfs gp shows the batch
 # and its holdout while it lasts; the end of the batch is reported.
+# With interrupts off, CPU 1 cannot poll its own batch nor start one for
+# the callback the hold queues there, and our own writes may wait for the
+# hold to end: the first warning may be about CPU 0's batch, about CPU 1's
+# (every counter moved, but CPU 1 has not polled it) or about CPU 1's
+# callbacks waiting for a batch; each must name CPU 1 alone.
 . /usr/share/rcu_poll/lib.sh
 mode=${1:?usage: stall.sh hold|irqoff|preempt|torture}
+# A stalled batch ends, or a CPU's callbacks that waited start a batch.
+END='ended after stalling\|started batch [0-9]* after its callbacks waited'
 D=/sys/kernel/debug/rcu
 T=/sys/kernel/tracing
 S=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
 [ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
 
 # rcutorture's own stall injector: a thread spins 6 s with interrupts off
-# on some CPU; our warning must name that CPU, and only it.
+# on some CPU; our warning must name that CPU, and only it.  Only RCU work
+# that waits is a stall, and on 2 CPUs every rcutorture thread, and this
+# shell, may be stuck behind the stalled CPU (a wakeup or timer aimed at
+# it needs it to take interrupts): test_rcu_poll's sync threads keep
+# asking for grace periods on every CPU meanwhile.
 if [ "$mode" = torture ]; then
+	# On failure: what RCU did meanwhile, and no rcutorture left behind.
+	torture_fail() {
+		echo "rcu_poll events from 20 ms before the stall on:"
+		grep 'rcu_poll_' $T/trace | awk -v t="$(sed -n 's/^\[ *\([0-9.]*\)\] rcu_torture_stall start.*/\1/p' /tmp/kmsg | head -n 1)" \
+			'{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i + 0; break } }
+			 t == "" || ts >= t - 0.02' | head -n 50
+		rmmod rcutorture 2> /dev/null
+		fail "$@"
+	}
 	old_timeout=$(cat $S)
 	put $S 3
+	load test_rcu_poll
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		put $D/test/sync "$c 10000"
+	done
+	put $T/tracing_on 0
+	: > $T/trace
+	for e in rcu_poll_batch_start rcu_poll_batch_end rcu_poll_stall rcu_poll_holdout; do
+		put $T/events/rcu_poll/$e/enable 1
+	done
+	put $T/tracing_on 1
 	echo "rcu_poll-test: expect stall begin (torture)" > /dev/kmsg
 	kmsg_mark
 	load rcutorture torture_type=rcu stall_cpu=6 stall_cpu_holdoff=2 stall_cpu_irqsoff=1 fwd_progress=0
 	wait_for 40 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'rcu_torture_stall end'" ||
-		fail "rcutorture's stall did not end"
-	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'ended after stalling'" ||
-		fail "no 'ended after stalling' message"
+		{ kmsg_since > /tmp/kmsg; torture_fail "rcutorture's stall did not end"; }
+	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
+		{ kmsg_since > /tmp/kmsg; torture_fail "no end-of-stall message ('$END')"; }
 	rmmod rcutorture || fail "rmmod rcutorture failed"
+	put $T/tracing_on 0
+	put $T/events/rcu_poll/enable 0
 	echo "rcu_poll-test: expect stall end (torture)" > /dev/kmsg
 	kmsg_since > /tmp/kmsg
 	grep 'rcu_torture_stall\|rcu_poll' /tmp/kmsg
 	cpu=$(sed -n 's/.*rcu_torture_stall start on CPU \([0-9]*\)\..*/\1/p' /tmp/kmsg | head -n 1)
 	[ -n "$cpu" ] || fail "rcutorture did not say which CPU it stalls"
-	grep -q "INFO: rcu_poll stall: batch [0-9]* of CPU [0-9]* waited [0-9]* ms for CPUs $cpu (warning" /tmp/kmsg ||
+	grep "INFO: rcu_poll stall: \\(batch [0-9]* of CPU [0-9]* waited [0-9]* ms for CPUs $cpu\\|CPU $cpu started no batch in [0-9]* ms\\) (warning" /tmp/kmsg ||
 		fail "no stall warning naming CPU $cpu alone"
-	grep "INFO: rcu_poll stall:" /tmp/kmsg | grep -v "for CPUs $cpu (warning" &&
+	grep "INFO: rcu_poll stall:" /tmp/kmsg | grep -v "for CPUs $cpu (warning\\|CPU $cpu started no batch" &&
 		fail "a warning names CPUs other than $cpu"
 	grep -q "rcu_poll:   holdout CPU $cpu: pid [0-9]* comm rcu_torture_sta" /tmp/kmsg ||
 		fail "warning does not name rcutorture's stall thread on CPU $cpu"
 	grep "holdout CPU" /tmp/kmsg | grep -v "holdout CPU $cpu:" && fail "a holdout other than CPU $cpu"
 	put $S "$old_timeout"
+	wait_for 20 sh -c "grep -q ' threads=0 ' $D/test/stats" || fail "sync threads did not end"
+	[ "$(field syncs "$(cat $D/test/stats)")" -gt 0 ] || fail "no grace period from the sync threads"
+	rmmod test_rcu_poll || fail "rmmod test_rcu_poll failed"
 	echo "ok: rcutorture stalled CPU $cpu and the warning names CPU $cpu and its thread"
 	exit 0
 fi
@@ -79,8 +114,8 @@ if [ "$mode" != irqoff ]; then
 		fail "gp does not name $comm on CPU 1 as the holdout"
 fi
 
-wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'ended after stalling'" ||
-	fail "no 'ended after stalling' message"
+wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
+	fail "no end-of-stall message ('$END')"
 echo "rcu_poll-test: expect stall end ($mode)" > /dev/kmsg
 put $T/tracing_on 0
 kmsg_since > /tmp/kmsg
@@ -92,19 +127,42 @@ if [ "$mode" = preempt ]; then
 	grep -q "rcu_poll:   holdout task pid [0-9]* comm $comm, preempted on CPU 1" /tmp/kmsg ||
 		fail "warning does not name task $comm preempted on CPU 1"
 	grep -q "holdout CPU" /tmp/kmsg && fail "warning names a CPU, but only a task holds the batch"
-else
+elif [ "$mode" = hold ]; then
 	w=$(grep -m 1 "INFO: rcu_poll stall: batch [0-9]* of CPU 0 waited [0-9]* ms for CPUs 1 (warning 1)" /tmp/kmsg) ||
 		fail "no stall warning for CPU 0's batch naming CPU 1 alone"
+else
+	w=$(grep -m 1 "INFO: rcu_poll stall: \(batch [0-9]* of CPU [01] waited [0-9]* ms for CPUs 1\|CPU 1 started no batch in [0-9]* ms\) (warning 1)" /tmp/kmsg) ||
+		fail "no stall warning naming CPU 1 alone"
+	case $w in
+	*"of CPU 1 waited"*)
+		grep -q "rcu_poll:   every CPU passed a quiescent state, but CPU 1 has not polled its batch since" /tmp/kmsg ||
+			fail "CPU 1's batch named CPU 1, but the warning does not say it is unpolled"
+		;;
+	esac
+fi
+if [ "$mode" != preempt ]; then
 	grep -q "rcu_poll:   holdout CPU 1: pid [0-9]* comm $comm, qs [0-9]*" /tmp/kmsg ||
 		fail "warning does not name $comm on CPU 1"
 	grep -q "holdout CPU 0" /tmp/kmsg && fail "warning names CPU 0, which was not holding"
+	grep "INFO: rcu_poll stall:" /tmp/kmsg | grep -v "for CPUs 1 (warning\|CPU 1 started no batch" &&
+		fail "a warning names CPUs other than CPU 1"
 	grep -q "NMI backtrace for cpu 1\|Task dump for CPU 1\|CPU: 1 PID" /tmp/kmsg ||
 		fail "no stack of CPU 1"
 fi
 echo "ok: $w"
-batch=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
-grep -q "rcu_poll: $flavour batch $batch ended after stalling [0-9]* ms (1 warnings)" /tmp/kmsg ||
-	fail "no end message for batch $batch"
+case $w in
+*"started no batch"*)
+	# Batch 0 in the events: no batch had started.
+	batch=0
+	grep -q "rcu_poll: $flavour CPU 1 started batch [0-9]* after its callbacks waited [0-9]* ms (1 warnings)" /tmp/kmsg ||
+		fail "no message that CPU 1 started a batch for its callbacks"
+	;;
+*)
+	batch=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
+	grep -q "rcu_poll: $flavour batch $batch ended after stalling [0-9]* ms (1 warnings)" /tmp/kmsg ||
+		fail "no end message for batch $batch"
+	;;
+esac
 
 cat $T/trace | grep 'rcu_poll_' > /tmp/ev
 cat /tmp/ev
