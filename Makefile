@@ -90,12 +90,12 @@ screenshot: userspace kshark-plugin
 	@[ -f $(OUTDIR)/rcupoll.dat ] || $(MAKE) --no-print-directory trace
 	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/screenshot.sh
 
-# rcu_poll, Tree RCU and the debug build of rcu_poll, one kernel build at a time.
+# Both variants, one kernel build at a time.
 test: tree userspace
-	@for v in $(VARIANTS) debug; do \
+	@for v in $(VARIANTS); do \
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done
-	@OUT=$(OUT) $(foreach v,$(VARIANTS) debug,KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
+	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
 		guest/test.sh
 
 # rcu_poll against Tree RCU (and against itself without trace events):

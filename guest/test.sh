@@ -310,7 +310,6 @@ boot poll-smp4 poll 4 "" "" 600 \
 	"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
 # Tree RCU, the baseline, from the same patched tree.
-debug_boot
 boot tree-smp2 tree 2 "" "" 600 \
 	"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
