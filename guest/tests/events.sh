@@ -6,7 +6,9 @@
 # it was queued before (callbacks of one CPU are invoked in order, so
 # the k-th invoked is the k-th queued); each batch sees one quiescent state from every
 # CPU it waits for, before it ends, and waits for every online CPU; no
-# event lost.
+# event lost.  The rcu_barrier() after them: one Begin and one End, each
+# online CPU either entrains a callback (IRQ) or has none (IRQNQ), one
+# CB/LastCB per entrained callback, and End after the last invocation.
 . /usr/share/rcu_poll/lib.sh
 N=${1:-1000}
 T=/sys/kernel/tracing
@@ -20,6 +22,7 @@ put $T/buffer_size_kb 8192
 put $T/events/rcu_poll/enable 1
 put $T/events/rcu/rcu_callback/enable 1
 put $T/events/rcu/rcu_invoke_callback/enable 1
+put $T/events/rcu/rcu_barrier/enable 1
 put $T/tracing_on 1
 put $D/test/queue "$N 0"
 put $D/test/barrier 1
@@ -61,6 +64,15 @@ function bad(msg) { if (nbad++ < 10) print "FAIL: " msg; }
 name == "rcu_callback" && fl == "rcu_poll" && test_cb { rcu_calls++ }
 name == "rcu_invoke_callback" && fl == "rcu_poll" && test_cb { rcu_invokes++ }
 fl != "rcu_poll" { next }
+name == "rcu_barrier" {
+	ph = $(ev + 2); bar[ph]++
+	if (ph == "IRQ" || ph == "IRQNQ") {
+		c = $(ev + 4)
+		if (c in barcpu) bad("rcu_barrier: CPU " c " reported twice: " $0)
+		barcpu[c] = 1
+	}
+	if (ph == "End") bar_end = ts
+}
 name == "rcu_poll_call_rcu" && test_cb {
 	calls++
 	if (kv("cpu") != 0) bad("callback queued on CPU " kv("cpu") ", not 0: " $0)
@@ -84,7 +96,7 @@ name == "rcu_poll_batch_end" {
 	if (nqs[b] != nwait[b]) bad("batch " b " ended after " nqs[b] + 0 " quiescent states of " nwait[b])
 }
 name == "rcu_poll_invoke" && test_cb {
-	invokes++; b = kv("batch")
+	invokes++; b = kv("batch"); last_invoke = ts
 	if (!(b in ended)) bad("callback invoked in batch " b ", which has not ended: " $0)
 	# One CPU queues and invokes in order: the k-th callback invoked is
 	# the k-th queued, and must have been queued before its batch began.
@@ -96,7 +108,14 @@ END {
 	if (invokes != N) bad("rcu_poll_invoke events: " invokes + 0 ", want " N)
 	if (rcu_calls != N) bad("rcu:rcu_callback events: " rcu_calls + 0 ", want " N)
 	if (rcu_invokes != N) bad("rcu:rcu_invoke_callback events: " rcu_invokes + 0 ", want " N)
-	if (!nbad) print "ok: " N " callbacks queued and invoked in " batches " traced batches, each after its batch ended; every batch saw all " online " CPUs"
+	if (bar["Begin"] != 1 || bar["End"] != 1)
+		bad("rcu_barrier Begin/End events: " bar["Begin"] + 0 "/" bar["End"] + 0 ", want 1/1")
+	if (bar["IRQ"] + bar["IRQNQ"] != online)
+		bad("rcu_barrier: " bar["IRQ"] + 0 " IRQ + " bar["IRQNQ"] + 0 " IRQNQ events, want one per online CPU (" online ")")
+	if (bar["CB"] + bar["LastCB"] != bar["IRQ"] || bar["LastCB"] != (bar["IRQ"] > 0))
+		bad("rcu_barrier: " bar["CB"] + 0 " CB + " bar["LastCB"] + 0 " LastCB for " bar["IRQ"] + 0 " entrained callbacks")
+	if (bar_end < last_invoke) bad("rcu_barrier ended at " bar_end " before the last callback ran at " last_invoke)
+	if (!nbad) print "ok: " N " callbacks queued and invoked in " batches " traced batches, each after its batch ended; every batch saw all " online " CPUs; rcu_barrier entrained on " bar["IRQ"] + 0 " CPUs, " bar["IRQNQ"] + 0 " had nothing"
 	exit nbad > 0
 }' /tmp/events.txt || fail "trace does not tell the story of $N callbacks (see above)"
 
