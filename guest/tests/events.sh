@@ -112,8 +112,9 @@ END {
 		bad("rcu_barrier Begin/End events: " bar["Begin"] + 0 "/" bar["End"] + 0 ", want 1/1")
 	if (bar["IRQ"] + bar["IRQNQ"] != online)
 		bad("rcu_barrier: " bar["IRQ"] + 0 " IRQ + " bar["IRQNQ"] + 0 " IRQNQ events, want one per online CPU (" online ")")
-	if (bar["CB"] + bar["LastCB"] != bar["IRQ"] || bar["LastCB"] != (bar["IRQ"] > 0))
-		bad("rcu_barrier: " bar["CB"] + 0 " CB + " bar["LastCB"] + 0 " LastCB for " bar["IRQ"] + 0 " entrained callbacks")
+	nq = bar["IRQ"] + bar["OfflineQ"] + bar["MigrateQ"]
+	if (bar["CB"] + bar["LastCB"] != nq || bar["LastCB"] != (nq > 0))
+		bad("rcu_barrier: " bar["CB"] + 0 " CB + " bar["LastCB"] + 0 " LastCB for " nq " entrained callbacks")
 	if (bar_end < last_invoke) bad("rcu_barrier ended at " bar_end " before the last callback ran at " last_invoke)
 	if (!nbad) print "ok: " N " callbacks queued and invoked in " batches " traced batches, each after its batch ended; every batch saw all " online " CPUs; rcu_barrier entrained on " bar["IRQ"] + 0 " CPUs, " bar["IRQNQ"] + 0 " had nothing"
 	exit nbad > 0
