@@ -97,10 +97,17 @@ put $T/tracing_on 1
 echo "rcu_poll-test: expect stall begin ($mode)" > /dev/kmsg
 kmsg_mark
 
+# Wait with shell builtins only: a fork during the hold copies the
+# shell's mm, whose TLB flush may IPI CPU 1 and, with interrupts off
+# there, spin on CPU 0 with preemption off until the hold ends: then
+# CPU 0 really holds batches up too, and the warning rightly says so.
+[ -p /tmp/stall.fifo ] || mkfifo /tmp/stall.fifo || fail "mkfifo"
+exec 3<> /tmp/stall.fifo
 put $D/test/$file "1 6000"
-sleep 0.3
+read -t 0.3 x <&3
 put $D/test/$queue "1 0"
-sleep 4
+read -t 4 x <&3
+exec 3<&-
 # With interrupts off on CPU 1, anything here that needs an IPI to CPU 1
 # waits for the hold to end: only the warning, from CPU 0's tick, can
 # report it.  The other two are inspected while they last.
