@@ -1,0 +1,220 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Contracts of the RCU implementation that rcutorture does not check,
+# each driven through test_rcu_poll.  One mode per contract:
+#
+#   tasks-reader   synchronize_rcu_tasks() waits for a reader that only
+#                  relies on not scheduling (no kernel-mode tick may end
+#                  its grace period without PREEMPTION)
+#   preempt-user   a task preempted in the kernel that then spins in user
+#                  mode does not hold the preempt flavour back
+#   poll-offline   a polled grace period started on a CPU that goes
+#                  offline before its batch ends still completes
+#   softirq-qs     rcu_softirq_qs() is a Tasks RCU quiescent state too
+#   irqoff-calls   call_rcu_preempt()/start_poll_synchronize_rcu() with
+#                  interrupts disabled wake nobody
+#   stall-reset    rcu_cpu_stall_reset() holds stall warnings off
+#   cookies        outstanding polled cookies <= NUM_ACTIVE_RCU_POLL_*
+#   flood-bound    a callback flood is invoked in bounded passes
+#   no-preempt     preempt_reader is refused where nothing can preempt
+#   early-call-rcu a callback queued before rcu_init() (boot parameter
+#                  rcu_poll.early_call_rcu) is invoked
+#   panic-stall    kernel.panic_on_rcu_stall exists and, set, panics the
+#                  guest at the first stall warning (the host checks)
+. /usr/share/rcu_poll/lib.sh
+mode=${1:?usage: contracts.sh MODE}
+D=/sys/kernel/debug/rcu
+T=/sys/kernel/tracing
+P=/sys/module/rcu_poll/parameters
+load test_rcu_poll
+
+stats() { cat $D/test/stats; }
+
+# wait until the scenario threads of test_rcu_poll are over
+threads_done() {
+	wait_for "${1:-30}" sh -c "grep -q ' threads=0 ' $D/test/stats" ||
+		fail "scenario threads still running: $(stats)"
+}
+
+case $mode in
+tasks-reader)
+	# Reader on CPU 1 for 3 s, updater on another CPU swapping and
+	# poisoning after each synchronize_rcu_tasks().
+	put $D/test/tasks_reader "1 3000"
+	threads_done 30
+	s=$(stats)
+	echo "$s"
+	[ "$(field tasks_swaps "$s")" -gt 10 ] || fail "too few grace periods to judge: $s"
+	expect_eq "poisoned reads (grace period ended under a reader)" 0 "$(field tasks_bad "$s")"
+	;;
+preempt-user)
+	# A shell pinned to CPU 1 spends 1.5 s in one preemptible system
+	# call, then spins in user mode forever.  A preempt batch starts
+	# meanwhile: its forced reschedule preempts the shell in the kernel,
+	# so the shell holds a reference on CPU 1's counter.  Back in user
+	# mode it holds no reader: the batch must end although nothing else
+	# may ever force a reschedule there.  The module waits, queueing
+	# nothing (sync_kernel): 3 s after the system call ends at most.
+	taskset -c 1 sh -c "echo 1500 > $D/test/spin; while :; do :; done" &
+	hog=$!
+	wait_for 10 sh -c "grep -q ' spinning=1' $D/test/stats" || fail "the shell never entered the spin"
+	out=$( { echo 4500 > $D/test/sync_kernel; } 2>&1 ); rc=$?
+	grep '' $D/gp | grep -v '^hist\|^#' | head -n 10
+	kill -9 $hog
+	wait $hog 2> /dev/null
+	[ $rc = 0 ] || fail "synchronize_kernel() did not return with the preempted task spinning in user mode: $out"
+	# It ends at the task's first tick in user mode, not whenever some
+	# other batch's forced reschedule happens to find it there.
+	lag=$(field sync_after_spin_ms "$(stats)")
+	echo "the preempt grace period ended $lag ms after the system call"
+	[ "$lag" -le 200 ] ||
+		fail "the preempt grace period ended $lag ms after the task returned to user mode"
+	;;
+poll-offline)
+	[ "$(nproc)" -ge 3 ] || fail "needs 3 CPUs"
+	# CPU 2 holds every batch back while CPU 1 asks for a polled grace
+	# period on its way offline; the offline waits for CPU 2 too.  Then
+	# the module waits, queueing nothing, for the grace period.
+	put $D/test/hold "2 2000"
+	usleep 200000
+	out=$( { echo 1 > $D/test/poll_offline; } 2>&1 ); rc=$?
+	cat $D/test/poll
+	put /sys/devices/system/cpu/cpu1/online 1
+	[ $rc = 0 ] || fail "polled grace period of the offlined CPU did not complete within 3 s: $out"
+	echo "ok: $(cat $D/test/poll)"
+	;;
+softirq-qs)
+	# A kthread that never blocks but calls rcu_softirq_qs_periodic(),
+	# as threaded NAPI does, for 10 s: a Tasks RCU grace period started
+	# meanwhile must end while it still runs.
+	out=$( { echo "1 10000" > $D/test/softirq_qs; } 2>&1 ) ||
+		fail "softirq_qs refused ($out): kernel without TASKS_RCU?"
+	usleep 300000
+	put $D/test/sync_tasks 1
+	s=$(stats)
+	echo "$s"
+	expect_eq "the kthread still runs when synchronize_rcu_tasks() returns" 1 "$(field threads "$s")"
+	threads_done 30
+	;;
+irqoff-calls)
+	# 20 rounds on CPU 1; ksoftirqd/1 must not be woken between the two
+	# call_rcu_preempt() events of a round (interrupts are off there, so
+	# nothing else runs on CPU 1 in between).
+	put $T/tracing_on 0
+	: > $T/trace
+	put $T/events/rcu_poll/rcu_poll_call_rcu/enable 1
+	put $T/events/sched/sched_wakeup/filter 'comm ~ "ksoftirqd/*"'
+	put $T/events/sched/sched_wakeup/enable 1
+	put $T/tracing_on 1
+	put $D/test/irqoff_calls "1 20"
+	put $T/tracing_on 0
+	put $T/events/rcu_poll/rcu_poll_call_rcu/enable 0
+	put $T/events/sched/sched_wakeup/enable 0
+	put $T/events/sched/sched_wakeup/filter 0
+	grep -E 'rcu_poll_call_rcu: rcu_poll_preempt|sched_wakeup' $T/per_cpu/cpu1/trace > /tmp/irqoff.txt
+	head -n 8 /tmp/irqoff.txt
+	awk '
+	/rcu_poll_call_rcu: rcu_poll_preempt/ { n++; inside = (n % 2 == 1); next }
+	/sched_wakeup/ && inside { bad++; if (bad < 4) print "FAIL: woken with interrupts off: " $0 }
+	END {
+		if (n != 40) { print "FAIL: " n + 0 " call_rcu_preempt() events on CPU 1, want 40"; exit 1 }
+		print "rounds: " n / 2 ", wakeups inside: " bad + 0
+		exit bad > 0
+	}' /tmp/irqoff.txt || fail "a wakeup from call_rcu_preempt()/start_poll_synchronize_rcu() with interrupts off"
+	;;
+stall-reset)
+	S=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	old=$(cat $S)
+	put $S 3
+	kmsg_mark
+	# rcu_cpu_stall_reset() every 250 ms for 7 s, CPU 1 held 4.5 s: no
+	# warning, although the hold outlasts the 3 s timeout.
+	put $D/test/stall_reset "0 7000"
+	put $D/test/hold "1 4500"
+	threads_done 30
+	put $S "$old"
+	kmsg_since | grep 'rcu_poll' && fail "stall warning despite rcu_cpu_stall_reset()"
+	echo "ok: no stall warning while rcu_cpu_stall_reset() was called"
+	;;
+cookies)
+	n=$(nproc)
+	[ "$n" -ge 3 ] || fail "needs 3 CPUs"
+	put $D/test/cookies_start "$((n - 1))"
+	c=$(cat $D/test/cookies)
+	echo "$c"
+	threads_done 30
+	out=$(field outstanding "$c")
+	[ "$out" -ge 3 ] || fail "only $out cookies outstanding: batches ended under the hold?"
+	[ "$out" -le "$(field max_full "$c")" ] ||
+		fail "$out distinct cookies outstanding, NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE is $(field max_full "$c")"
+	[ "$out" -le "$(field max "$c")" ] ||
+		fail "$out distinct cookies outstanding, NUM_ACTIVE_RCU_POLL_OLDSTATE is $(field max "$c")"
+	;;
+flood-bound)
+	# Above qhimark a softirq pass invokes callbacks for rcu_poll.resched_ns
+	# (3 ms) at most, checked every 32 callbacks: with callbacks of
+	# 100 us each, no pass can invoke more than 30 + 32.  2000 of them
+	# wait behind a hold of CPU 1, so they are ready at once, far above
+	# qhimark (100 for the test).
+	old_q=$(cat $P/qhimark)
+	put $P/qhimark 100
+	put $T/tracing_on 0
+	put $T/buffer_size_kb 4096
+	: > $T/trace
+	put $T/events/rcu/rcu_batch_start/enable 1
+	put $T/events/rcu/rcu_batch_end/enable 1
+	put $T/tracing_on 1
+	put $D/test/hold "1 1000"
+	put $D/test/queue_slow "2000 0"
+	put $D/test/barrier 1
+	put $T/tracing_on 0
+	put $T/events/rcu/enable 0
+	put $P/qhimark "$old_q"
+	grep -E 'rcu_batch_(start|end): rcu_poll ' $T/trace > /tmp/flood.txt
+	awk '
+	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i + 0; break } }
+	/rcu_batch_start:/ { cpu = $0; sub(/.*\[/, "", cpu); sub(/\].*/, "", cpu); start[cpu + 0] = ts }
+	/rcu_batch_end:/ {
+		cpu = $0; sub(/.*\[/, "", cpu); sub(/\].*/, "", cpu); cpu += 0
+		n = $0; sub(/.*CBs-invoked=/, "", n); n += 0
+		passes++; total += n
+		if (n > maxn) maxn = n
+		if (cpu in start && ts - start[cpu] > maxt) maxt = ts - start[cpu]
+	}
+	END {
+		printf "passes %d, callbacks %d, most in one pass %d, longest pass %.3f ms\n", passes, total, maxn, maxt * 1000
+		if (total < 2000) { print "FAIL: only " total " callbacks traced"; exit 1 }
+		if (maxn > 62) { print "FAIL: one softirq pass invoked " maxn " callbacks of 100 us (bound: 62)"; exit 1 }
+	}' /tmp/flood.txt || fail "unbounded invocation pass"
+	;;
+no-preempt)
+	out=$( { echo "1 100" > $D/test/preempt_reader; } 2>&1 ) &&
+		fail "preempt_reader accepted on a kernel that cannot preempt the reader"
+	echo "preempt_reader refused: $out"
+	case "$out" in
+	*"not supported"*) ;;
+	*) fail "preempt_reader: expected 'Operation not supported', got: $out" ;;
+	esac
+	;;
+early-call-rcu)
+	grep -q 'rcu_poll.early_call_rcu' /proc/cmdline || fail "boot with rcu_poll.early_call_rcu"
+	dmesg | grep 'callback queued before rcu_init()' ||
+		fail "no word of the callback queued before rcu_init()"
+	dmesg | grep -q 'rcu_poll: callback queued before rcu_init(): invoked' ||
+		fail "the callback queued before rcu_init() was not invoked"
+	;;
+panic-stall)
+	for f in panic_on_rcu_stall max_rcu_stall_to_panic; do
+		[ -f /proc/sys/kernel/$f ] || fail "no /proc/sys/kernel/$f"
+	done
+	put /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout 3
+	put /proc/sys/kernel/panic_on_rcu_stall 1
+	echo "rcu_poll-test: expect stall begin (panic)" > /dev/kmsg
+	put $D/test/hold "1 8000"
+	sleep 10
+	fail "still alive 10 s into an 8 s hold with panic_on_rcu_stall=1"
+	;;
+*) fail "unknown mode $mode" ;;
+esac
+threads_done 30
+rmmod test_rcu_poll || fail "rmmod test_rcu_poll failed"
