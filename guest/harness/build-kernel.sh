@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure and build one guest kernel variant out of tree:
-#   tinyconfig + guest/kernel.config + guest/variant-$VARIANT.config
+#   tinyconfig + guest/configs/common.config + guest/configs/$VARIANT.config
 # The merged .config is regenerated every time but only replaces the old
 # one when it differs, so an unchanged configuration rebuilds nothing.
 # Fails when any option the fragments ask for is missing from the result
@@ -11,10 +11,10 @@
 # Usage: build-kernel.sh   (KSRC, OBJ, VARIANT, LOG from the environment)
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${KSRC:?}" "${OBJ:?}" "${VARIANT:?}" "${LOG:?}"
 JOBS=${JOBS:-$(nproc)}
-FRAGS="$TOP/guest/kernel.config $TOP/guest/variant-$VARIANT.config"
+FRAGS="$TOP/guest/configs/common.config $TOP/guest/configs/$VARIANT.config"
 for f in $FRAGS; do
 	[ -f "$f" ] || { echo "build-kernel: no fragment $f" >&2; exit 1; }
 done
