@@ -76,3 +76,30 @@ rcudata_invariant() {
 		exit bad
 	}' /sys/kernel/debug/rcu/rcudata
 }
+
+# task_ran COMM: a task named COMM exists and has had the CPU for at
+# least one clock tick (utime + stime in /proc/PID/stat), so it is past
+# its first instructions: a hold thread is holding.  Shell builtins only
+# (no fork): safe while a CPU spins with interrupts off.  Sets TASK_PID.
+task_ran() {
+	for _p in /proc/[0-9]*; do
+		read -r _c < "$_p/comm" 2> /dev/null || continue
+		[ "$_c" = "$1" ] || continue
+		read -r _s < "$_p/stat" 2> /dev/null || continue
+		# shellcheck disable=SC2086
+		set -- ${_s#*) }	# from field 3 (state): utime is 12th, stime 13th
+		# shellcheck disable=SC2034 # for the caller
+		TASK_PID=${_p#/proc/}
+		[ $(( ${12} + ${13} )) -gt 0 ]
+		return
+	done
+	return 1
+}
+
+# uptime_s: seconds since boot with two decimals into UPTIME, and in
+# hundredths into UPTIME_CS (shell builtins only).
+uptime_s() {
+	read -r UPTIME _ < /proc/uptime
+	# shellcheck disable=SC2034 # for the caller
+	UPTIME_CS=$(( ${UPTIME%.*} * 100 + 1${UPTIME#*.} - 100 ))
+}
