@@ -141,6 +141,49 @@ t_harness_hang() {
 	echo "hanging guest detected and killed"
 }
 
+# Isolation: the named test fails on purpose mid-way, leaving modules
+# loaded, tracing and parameters changed, CPU 1 offline and a process
+# behind (selftest_point in lib.sh); every other test of the suite must
+# pass as usual, and the reset after the failed test must say it put
+# each of those back.  ISOLATION_NORESET=1 boots without the resets, to
+# see this test fail.
+t_harness_isolation() {
+	local variant=$1 share=$OUT/selftest-isolation i=0 t want got bad=0 sel=fail:events
+	[ -n "${ISOLATION_NORESET:-}" ] && sel=$sel,noreset
+	(RESULTS=/dev/null ONLY='' &&
+		boot selftest-isolation "$variant" 2 "rcupoll_selftest=$sel" "" 900 "${POLL_DIAG[@]}") \
+		> "$OUT/selftest-isolation.boot" 2>&1
+	cat "$OUT/selftest-isolation.boot"
+	for t in "${POLL_DIAG[@]}"; do
+		i=$((i + 1))
+		want=ok
+		[ "${t%% *}" = events ] && want="not ok"
+		got=$(grep -E "^(not )?ok $i " "$share/results" 2>/dev/null | head -n 1)
+		case "$got" in
+		"$want $i "*) echo "as it should: $got" ;;
+		*) echo "FAIL: test $i ($t): want '$want', got '${got:-no result}'"; bad=1 ;;
+		esac
+	done
+	grep -q '^not ok 1 events # FAIL: selftest: failing on purpose' "$share/results" 2>/dev/null ||
+		{ echo "FAIL: events did not fail at its selftest point"; bad=1; }
+	grep -q '^ok [0-9]* selftest-isolation: console clean$' "$OUT/selftest-isolation.boot" ||
+		{ echo "FAIL: the console of the isolation boot is not clean"; bad=1; }
+	local log pat
+	log=$(ls "$share"/logs/1-*.log 2>/dev/null)
+	for pat in 'killed process [0-9]* (sleep)' 'cpu1 back online' 'unloaded module torture' \
+		'unloaded module test_rcu_poll' 'events disabled' 'filter cleared: rcu_poll/rcu_poll_qs/filter' \
+		'trigger removed: sched/sched_switch/trigger: traceoff' 'tracing instance selftest removed' \
+		'trace_clock counter -> ' 'buffer_size_kb 6[4-9] -> ' 'tracing_on 0 -> 1' \
+		'rcu_poll/parameters/blimit 3 -> ' 'rcu_poll/parameters/qhimark 12345 -> ' \
+		'rcu_poll/parameters/pending_max 7 -> ' 'rcupdate/parameters/rcu_cpu_stall_suppress 1 -> ' \
+		'rcupdate/parameters/rcu_cpu_stall_timeout 42 -> '; do
+		grep -q "^reset: $pat" "$log" 2>/dev/null ||
+			{ echo "FAIL: the reset after the failed test does not say: $pat"; bad=1; }
+	done
+	[ "$bad" = 0 ] && echo "one test failed on purpose; the reset put everything back and the others passed"
+	return $bad
+}
+
 # Host tests of the userspace tools: t_report_fixture, t_kshark_plugin,
 # t_kshark_loads, t_host_report, t_host_tool_report, t_host_plugin.
 # shellcheck source=../../userspace/tests/host-tests.sh
@@ -187,6 +230,10 @@ host_test kshark-plugin t_kshark_plugin
 host_test report-fixture t_report_fixture
 host_test kshark-loads t_kshark_loads
 
+# The observability boot's tests (also booted by the isolation self-test).
+POLL_DIAG=("events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall torture"
+	"inputs" "tool 300")
+
 # rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
 boot poll-smp1 poll 1 "" "" 300 \
 	"cpus 1" "rcutorture 15 torture_type=rcu"
@@ -199,9 +246,7 @@ boot poll-smp2 poll 2 "" "" 900 \
 host_test host-report-trace t_host_report poll-smp2 rcu_poll
 # Observability: trace events, debugfs files, stall warnings, with the
 # test_rcu_poll scenario module; stall tests mark their expected splats.
-boot poll-diag poll 2 "" "" 600 \
-	"events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall torture" \
-	"inputs" "tool 300"
+boot poll-diag poll 2 "" "" 600 "${POLL_DIAG[@]}"
 host_test host-tool-report t_host_tool_report poll-diag
 host_test host-plugin t_host_plugin poll-diag
 boot poll-smp4 poll 4 "" "" 600 \
@@ -218,5 +263,6 @@ boot bench-tree tree 2 "" "" 300 "bench smoke"
 
 host_test harness-detects-panic t_harness_panic poll
 host_test harness-detects-hang t_harness_hang poll
+host_test harness-isolation t_harness_isolation poll
 
 finish

@@ -38,6 +38,7 @@ put $T/events/rcu/rcu_barrier/enable 1
 put $T/tracing_on 1
 put $D/test/queue "$N 0"
 put $D/test/barrier 1
+selftest_point
 # barrier_traced: every callback rcu_barrier() entrained has traced CB
 # or LastCB, and End is there.
 barrier_traced() {
