@@ -1,7 +1,7 @@
 # rcu_poll: the 2002 rcu_poll RCU on Linux 6.1, booted in QEMU.
 #
 #   make run     build what is missing, boot the guest to a shell
-#   make test    build, run every host and guest test
+#   make test    build, run every host and guest test (REPEAT=N: N guest passes)
 #
 # See README.md and docs/pipeline.md.
 
@@ -93,12 +93,14 @@ screenshot: userspace kshark-plugin
 	@[ -f $(OUTDIR)/rcupoll.dat ] || $(MAKE) --no-print-directory trace
 	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/dev/screenshot.sh
 
-# Both variants, one kernel build at a time.
+# Both variants, one kernel build at a time.  REPEAT=N boots the guest
+# suites N times and prints how often each test passed (flakiness).
+REPEAT ?= 1
 test: tree userspace
 	@for v in $(VARIANTS); do \
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done
-	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
+	@OUT=$(OUT) REPEAT=$(REPEAT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
 		guest/harness/test.sh
 
 # rcu_poll against Tree RCU (and against itself without trace events):

@@ -8,19 +8,32 @@
 #
 # Environment (set by the Makefile): TOP, KSRC, OUT, and per variant
 # KERNEL_<variant>, INITRD_<variant>.  ONLY=regex runs the matching tests.
+# REPEAT=N boots the guest suites N times (host tests once; guest output
+# in $OUT/passK/), then prints how many of N passes each test passed, a
+# table also written to $OUT/repeat.md.
 set -uo pipefail
 
 : "${TOP:?}" "${KSRC:?}" "${OUT:?}"
+REPEAT=${REPEAT:-1}
+[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: REPEAT=$REPEAT is not a positive number" >&2; exit 2; }
 mkdir -p "$OUT"
 RESULTS=$OUT/results.tap
 : > "$RESULTS"
 n=0 passed=0 failed=0
+# Per test name: how many times it ran and passed (REPEAT's table).
+declare -A runs=() oks=()
+order=()
+# Where a boot's files go under $OUT: "" for one pass, "passK/" for pass K.
+PASS_DIR=""
 
 selected() { [ -z "${ONLY:-}" ] || [[ $1 =~ $ONLY ]]; }
 
 # tap OK|FAIL NAME [REASON]
 tap() {
 	n=$((n + 1))
+	[ -n "${runs[$2]:-}" ] || order+=("$2")
+	runs[$2]=$(( ${runs[$2]:-0} + 1 ))
+	[ "$1" = OK ] && oks[$2]=$(( ${oks[$2]:-0} + 1 ))
 	if [ "$1" = OK ]; then
 		passed=$((passed + 1))
 		echo "ok $n $2" | tee -a "$RESULTS"
@@ -62,7 +75,7 @@ boot() {
 		tap FAIL "$name: boot" "kernel or initramfs for variant '$variant' not built"
 		return 1
 	}
-	local share=$OUT/$name
+	local share=$OUT/$PASS_DIR$name
 	rm -rf "$share"
 	mkdir -p "$share"
 	printf '%s\n' "${want[@]}" > "$share/plan"
@@ -150,7 +163,7 @@ t_harness_hang() {
 t_harness_isolation() {
 	local variant=$1 share=$OUT/selftest-isolation i=0 t want got bad=0 sel=fail:events
 	[ -n "${ISOLATION_NORESET:-}" ] && sel=$sel,noreset
-	(RESULTS=/dev/null ONLY='' &&
+	(RESULTS=/dev/null ONLY='' PASS_DIR='' &&
 		boot selftest-isolation "$variant" 2 "rcupoll_selftest=$sel" "" 900 "${POLL_DIAG[@]}") \
 		> "$OUT/selftest-isolation.boot" 2>&1
 	cat "$OUT/selftest-isolation.boot"
@@ -194,8 +207,25 @@ t_harness_isolation() {
 TORTURE_HOTPLUG="onoff_interval=3000 onoff_holdoff=5"
 TORTURE_FULL="$TORTURE_HOTPLUG n_barrier_cbs=4 fwd_progress=1 fwd_progress_holdoff=10 stat_interval=15"
 
-# closing line and exit status
+# closing line and exit status; with REPEAT, first the table.
 finish() {
+	if [ "$REPEAT" -gt 1 ]; then
+		local t
+		{
+			echo "# make test REPEAT=$REPEAT: passes per test"
+			echo
+			echo "| test | passed | runs |"
+			echo "|---|---|---|"
+			for t in "${order[@]}"; do
+				echo "| $t | ${oks[$t]:-0} | ${runs[$t]} |"
+			done
+		} > "$OUT/repeat.md"
+		echo "# passes per test over $REPEAT guest passes (also $OUT/repeat.md):"
+		for t in "${order[@]}"; do
+			printf '#   %3d/%-3d %s%s\n' "${oks[$t]:-0}" "${runs[$t]}" "$t" \
+				"$([ "${oks[$t]:-0}" = "${runs[$t]}" ] || echo '   <-- flaky or broken')"
+		done
+	fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 	exit
@@ -234,32 +264,41 @@ host_test kshark-loads t_kshark_loads
 POLL_DIAG=("events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall torture"
 	"inputs" "tool 300")
 
-# rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
-boot poll-smp1 poll 1 "" "" 300 \
-	"cpus 1" "rcutorture 15 torture_type=rcu"
-boot poll-smp2 poll 2 "" "" 900 \
-	"cpus 2" \
-	"fs rcu_utilization rcu_callback rcu_invoke_callback rcu_batch_start rcu_batch_end" \
-	"tracecmd" \
-	"rcutorture 60 torture_type=rcu $TORTURE_FULL" \
-	"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
-host_test host-report-trace t_host_report poll-smp2 rcu_poll
-# Observability: trace events, debugfs files, stall warnings, with the
-# test_rcu_poll scenario module; stall tests mark their expected splats.
-boot poll-diag poll 2 "" "" 600 "${POLL_DIAG[@]}"
-host_test host-tool-report t_host_tool_report poll-diag
-host_test host-plugin t_host_plugin poll-diag
-boot poll-smp4 poll 4 "" "" 600 \
-	"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+for pass in $(seq 1 "$REPEAT"); do
+	if [ "$REPEAT" -gt 1 ]; then
+		echo "# guest pass $pass of $REPEAT"
+		PASS_DIR=pass$pass/
+	fi
+	# rcu_poll: the whole kernel runs on it, at 1, 2 and 4 vCPUs.
+	boot poll-smp1 poll 1 "" "" 300 \
+		"cpus 1" "rcutorture 15 torture_type=rcu"
+	boot poll-smp2 poll 2 "" "" 900 \
+		"cpus 2" \
+		"fs rcu_utilization rcu_callback rcu_invoke_callback rcu_batch_start rcu_batch_end" \
+		"tracecmd" \
+		"rcutorture 60 torture_type=rcu $TORTURE_FULL" \
+		"rcutorture 30 torture_type=rcu_poll_preempt $TORTURE_HOTPLUG stat_interval=15"
+	[ "$pass" = 1 ] && host_test host-report-trace t_host_report "${PASS_DIR}poll-smp2" rcu_poll
+	# Observability: trace events, debugfs files, stall warnings, with the
+	# test_rcu_poll scenario module; stall tests mark their expected splats.
+	boot poll-diag poll 2 "" "" 600 "${POLL_DIAG[@]}"
+	if [ "$pass" = 1 ]; then
+		host_test host-tool-report t_host_tool_report "${PASS_DIR}poll-diag"
+		host_test host-plugin t_host_plugin "${PASS_DIR}poll-diag"
+	fi
+	boot poll-smp4 poll 4 "" "" 600 \
+		"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
-# Tree RCU, the baseline, from the same patched tree.
-boot tree-smp2 tree 2 "" "" 600 \
-	"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+	# Tree RCU, the baseline, from the same patched tree.
+	boot tree-smp2 tree 2 "" "" 600 \
+		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
 
-# make bench, smoke mode: one short run of every measurement on each RCU,
-# so the benchmark cannot rot (no assertions on speed).
-boot bench-poll poll 2 "" "" 300 "bench smoke"
-boot bench-tree tree 2 "" "" 300 "bench smoke"
+	# make bench, smoke mode: one short run of every measurement on each RCU,
+	# so the benchmark cannot rot (no assertions on speed).
+	boot bench-poll poll 2 "" "" 300 "bench smoke"
+	boot bench-tree tree 2 "" "" 300 "bench smoke"
+done
+PASS_DIR=""
 
 host_test harness-detects-panic t_harness_panic poll
 host_test harness-detects-hang t_harness_hang poll
