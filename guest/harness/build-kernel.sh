@@ -79,8 +79,13 @@ if ! cmp -s "$CFG/.config" "$OBJ/.config"; then
 fi
 rm -rf "$CFG"
 
-# 2. The kernel and its modules.
+# 2. The kernel and its modules.  A first build is quiet for many
+#    minutes: a line every 30 s says how far it is.
+# shellcheck source=progress.sh
+. "$TOP/guest/harness/progress.sh"
+trap progress_stop EXIT
 start=$(date +%s)
+progress_start "$VARIANT" "$LOG"
 if ! "${KMAKE[@]}" bzImage modules >> "$LOG" 2>&1; then
 	echo "build-kernel: build failed, see $LOG" >&2
 	grep -E -m 20 'error:|Error [0-9]|undefined reference|warning:' "$LOG" >&2 || tail -20 "$LOG" >&2
@@ -91,6 +96,7 @@ fi
 rm -rf "$OBJ/modroot.new"
 "${KMAKE[@]}" INSTALL_MOD_PATH="$OBJ/modroot.new" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
 	modules_install >> "$LOG" 2>&1 || { echo "build-kernel: modules_install failed, see $LOG" >&2; exit 1; }
+progress_stop
 if diff -r -q "$OBJ/modroot.new" "$OBJ/modroot" > /dev/null 2>&1; then
 	rm -rf "$OBJ/modroot.new"
 else

@@ -197,6 +197,40 @@ t_harness_isolation() {
 	return $bad
 }
 
+# progress.sh prints a line every PROGRESS_INTERVAL seconds while a log
+# grows (the kernel build, apt), with the count of matching lines, and
+# stops with no process left behind.  A fake build writes the log here.
+t_harness_progress() {
+	local log=$OUT/progress-fake.log out=$OUT/progress-fake.out i pid
+	: > "$log"
+	(
+		set -euo pipefail	# as in build-kernel.sh
+		# shellcheck source=progress.sh
+		. "$TOP/guest/harness/progress.sh"
+		PROGRESS_INTERVAL=1 progress_start fake "$log"
+		for i in $(seq 1 25); do
+			echo "  CC      obj$i.o" >> "$log"
+			[ $((i % 5)) = 0 ] && echo "  LD [M]  mod$i.ko" >> "$log"
+			echo "warning: not counted" >> "$log"
+			sleep 0.15
+		done
+		echo "$PROGRESS_PID" > "$out.pid"
+		progress_stop
+		echo "(stopped)" >> "$out.pid"
+	) > "$out" 2>&1
+	cat "$out"
+	pid=$(head -n 1 "$out.pid")
+	grep -q '^(stopped)$' "$out.pid" || { echo "FAIL: progress_stop ended the caller (set -e)"; return 1; }
+	[ "$(grep -c -E '^  \.\.\.      fake: [0-9]+ objects compiled, [0-9]+m[0-9]{2}s$' "$out")" -ge 2 ] ||
+		{ echo "FAIL: fewer than 2 progress lines in about 4 s at 1 s intervals"; return 1; }
+	grep -v -q -E '^  \.\.\.      fake: ' "$out" && { echo "FAIL: unexpected output"; return 1; }
+	awk '{ n = $3 + 0; if (n < last || n > 30) exit 1; last = n } END { exit !(last > 0) }' "$out" ||
+		{ echo "FAIL: counts are not growing CC/LD lines (at most 30 here)"; return 1; }
+	sleep 1.5
+	[ -e "/proc/$pid" ] && { echo "FAIL: progress loop $pid still running after progress_stop"; return 1; }
+	echo "progress lines every second, counts growing, loop gone after stop"
+}
+
 # Host tests of the userspace tools: t_report_fixture, t_kshark_plugin,
 # t_kshark_loads, t_host_report, t_host_tool_report, t_host_plugin.
 # shellcheck source=../../userspace/tests/host-tests.sh
@@ -303,5 +337,6 @@ PASS_DIR=""
 host_test harness-detects-panic t_harness_panic poll
 host_test harness-detects-hang t_harness_hang poll
 host_test harness-isolation t_harness_isolation poll
+host_test harness-progress t_harness_progress
 
 finish
