@@ -87,7 +87,7 @@ task_ran() {
 		[ "$_c" = "$1" ] || continue
 		read -r _s < "$_p/stat" 2> /dev/null || continue
 		# shellcheck disable=SC2086
-		set -- ${_s#*) }	# from field 3 (state): utime is 12th, stime 13th
+		set -- ${_s##*) }	# from field 3 (state): utime is 12th, stime 13th
 		# shellcheck disable=SC2034 # for the caller
 		TASK_PID=${_p#/proc/}
 		[ $(( ${12} + ${13} )) -gt 0 ]
