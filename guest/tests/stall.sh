@@ -135,24 +135,49 @@ until hold_started; do
 	read -t 0.05 x <&3
 done
 put $D/test/$queue "1 0"
-read -t 4 x <&3
-exec 3<&-
+# held_batch: debugfs gp names $comm on CPU 1 as a holdout of a $flavour
+# batch; its number into HELD (builtins only).
+held_batch() {
+	while read -r _l; do
+		case $_l in
+		"holdout flavour=$flavour batch="*" cpu=1 pid="*" comm=$comm"*)
+			_l=${_l#*batch=}
+			HELD=${_l%% *}
+			return 0 ;;
+		esac
+	done < $D/gp
+	return 1
+}
 # With interrupts off on CPU 1, anything here that needs an IPI to CPU 1
 # waits for the hold to end: only the warning, from CPU 0's tick, can
-# report it.  The other two are inspected while they last.
+# report it.  The other two are inspected while they last: once gp shows
+# the batch CPU 1 holds up, it must still be there 4 s later, that old.
+HELD=""
+if [ "$mode" != irqoff ]; then
+	i=0
+	until held_batch; do
+		i=$((i + 1))
+		[ $i -le 400 ] || fail "gp named no $comm on CPU 1 as a holdout in 20 s"
+		read -t 0.05 x <&3
+	done
+	echo "gp: batch $HELD held up by $comm on CPU 1"
+fi
+read -t 4 x <&3
+exec 3<&-
 if [ "$mode" != irqoff ]; then
 	grep -v '^hist' $D/gp > /tmp/gp
 	uptime_s
 	gp_cs=$UPTIME_CS
 	cat /tmp/gp
-	b=$(grep "^batch flavour=$flavour " /tmp/gp) || fail "gp shows no $flavour batch in flight"
-	age=$(field age_ms "$b")
-	[ "$age" -ge 3000 ] || fail "gp batch age $age ms, want >= 3000"
-	grep -q "^holdout flavour=$flavour batch=$(field batch "$b") kind=$([ $mode = preempt ] && echo task || echo cpu) cpu=1 pid=[0-9]* comm=$comm" /tmp/gp ||
-		fail "gp does not name $comm on CPU 1 as the holdout"
 	# The hold began after t_hold_cs: still on when gp was read?
 	[ $((gp_cs - t_hold_cs)) -lt $((HOLD_MS / 10)) ] ||
 		fail "gp was read $((gp_cs - t_hold_cs))0 ms after the hold began, past its $HOLD_MS ms: inconclusive"
+	b=$(grep "^batch flavour=$flavour cpu=[-0-9]* batch=$HELD " /tmp/gp) ||
+		fail "gp no longer shows batch $HELD, which $comm on CPU 1 held up"
+	age=$(field age_ms "$b")
+	[ "$age" -ge 3000 ] || fail "gp batch $HELD age $age ms, want >= 3000 (it was in flight 4 s ago)"
+	grep -q "^holdout flavour=$flavour batch=$HELD kind=$([ $mode = preempt ] && echo task || echo cpu) cpu=1 pid=[0-9]* comm=$comm" /tmp/gp ||
+		fail "gp does not name $comm on CPU 1 as the holdout of batch $HELD"
 fi
 
 wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
