@@ -1,7 +1,7 @@
 # rcu_poll: the 2002 rcu_poll RCU on Linux 6.1, booted in QEMU.
 #
 #   make run     build what is missing, boot the guest to a shell
-#   make test    build, run every host and guest test
+#   make test    build, run every host and guest test (REPEAT=N: N guest passes)
 #
 # See README.md and docs/pipeline.md.
 
@@ -27,8 +27,11 @@ INITRD    := $(call initrd,$(VARIANT))
 
 TOOL      := $(BUILD)/userspace/rcupoll
 
-GUEST_FILES := guest/init guest/run-guest-tests guest/lib.sh guest/banner \
-	guest/mkinitramfs.sh $(wildcard guest/tests/*.sh)
+# guest/configs: kernel config fragments; guest/harness: what builds, boots
+# and judges; guest/tests: the guest tests and their lib.sh; guest/bench:
+# make bench; guest/dev: developer helpers.
+GUEST_FILES := guest/harness/init guest/harness/run-guest-tests guest/harness/banner \
+	guest/harness/mkinitramfs.sh $(wildcard guest/tests/*.sh)
 
 export TOP KSRC
 
@@ -40,23 +43,23 @@ help:
 	@sed -n '1,/^$$/p' Makefile
 
 deps:
-	@guest/deps.sh
+	@guest/harness/deps.sh
 
 tree: deps
-	@KSRC=$(KSRC) guest/tree.sh prepare
+	@KSRC=$(KSRC) guest/harness/tree.sh prepare
 
 # The kernel build is always asked for: kbuild decides what is stale, and an
 # up-to-date tree costs seconds.
 kernel: tree
 	@echo "  KERNEL   $(VARIANT) (log: $(BUILD)/log/kernel-$(VARIANT).log)"
 	@KSRC=$(KSRC) OBJ=$(OBJ) VARIANT=$(VARIANT) LOG=$(BUILD)/log/kernel-$(VARIANT).log \
-		guest/build-kernel.sh
+		guest/harness/build-kernel.sh
 
 initramfs: kernel userspace
 	@$(MAKE) --no-print-directory $(INITRD)
 
 $(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL)
-	@guest/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace
+	@guest/harness/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace
 
 # The capture tool, for the guest and the host alike, and the
 # libtraceevent plugin for trace-cmd report and KernelShark.
@@ -73,13 +76,13 @@ $(TOOL): userspace/rcupoll.c userspace/Makefile
 
 run: kernel initramfs
 	@echo "  BOOT     $(VARIANT) kernel, $(SMP) vCPUs (TCG$(if $(filter 1,$(KVM)),, ; KVM=1 for KVM)); console log: $(BUILD)/run/console.log"
-	@guest/qemu.sh -i -k $(KERNEL) -r $(INITRD) -s $(BUILD)/run/host -l $(BUILD)/run/console.log \
+	@guest/harness/qemu.sh -i -k $(KERNEL) -r $(INITRD) -s $(BUILD)/run/host -l $(BUILD)/run/console.log \
 		-c $(SMP) -m $(MEM) -a "$(APPEND)"
 
 # Record a scenario worth seeing in the guest; trace.dat and report in out/.
 OUTDIR ?= $(TOP)/out
 trace: kernel initramfs
-	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) guest/trace.sh
+	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) guest/dev/trace.sh
 
 # KernelShark with the rcu_poll plugins on the make trace recording,
 # captured headlessly into docs/.
@@ -88,15 +91,17 @@ kshark-plugin: deps
 
 screenshot: userspace kshark-plugin
 	@[ -f $(OUTDIR)/rcupoll.dat ] || $(MAKE) --no-print-directory trace
-	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/screenshot.sh
+	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/dev/screenshot.sh
 
-# Both variants, one kernel build at a time.
+# Both variants, one kernel build at a time.  REPEAT=N boots the guest
+# suites N times and prints how often each test passed (flakiness).
+REPEAT ?= 1
 test: tree userspace
 	@for v in $(VARIANTS); do \
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done
-	@OUT=$(OUT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
-		guest/test.sh
+	@OUT=$(OUT) REPEAT=$(REPEAT) $(foreach v,$(VARIANTS),KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
+		guest/harness/test.sh
 
 # rcu_poll against Tree RCU (and against itself without trace events):
 # RUNS alternating boots of each, then scaling; writes docs/performance.md.
@@ -107,7 +112,7 @@ bench: tree userspace
 		$(MAKE) --no-print-directory kernel initramfs VARIANT=$$v || exit 1; \
 	done
 	@OUT=$(BUILD)/bench RUNS=$(RUNS) $(foreach v,$(VARIANTS) notrace,KERNEL_$(v)=$(call kernel,$(v)) INITRD_$(v)=$(call initrd,$(v))) \
-		guest/bench.sh && cp $(BUILD)/bench/performance.md $(BUILD)/bench/performance-*.png docs/ && \
+		guest/bench/bench.sh && cp $(BUILD)/bench/performance.md $(BUILD)/bench/performance-*.png docs/ && \
 		echo "  WROTE    docs/performance.md, docs/performance-*.png"
 
 # rcu_poll under lockdep (PROVE_RCU), rcu_head debug objects and KASAN:
@@ -115,7 +120,7 @@ bench: tree userspace
 test-debug: tree
 	@$(MAKE) --no-print-directory kernel initramfs VARIANT=debug
 	@OUT=$(BUILD)/test-debug SUITE=debug KERNEL_debug=$(call kernel,debug) \
-		INITRD_debug=$(call initrd,debug) guest/test.sh
+		INITRD_debug=$(call initrd,debug) guest/harness/test.sh
 
 # A long soak: rcutorture for TORTURE_SECS on TORTURE_SMP vCPUs, with CPU
 # hotplug, rcu_barrier() and forward-progress tests.  Not part of make test.
@@ -124,15 +129,15 @@ TORTURE_SMP  ?= 4
 torture: tree
 	@$(MAKE) --no-print-directory kernel initramfs VARIANT=poll
 	@OUT=$(BUILD)/torture SUITE=torture TORTURE_SECS=$(TORTURE_SECS) TORTURE_SMP=$(TORTURE_SMP) \
-		KERNEL_poll=$(call kernel,poll) INITRD_poll=$(call initrd,poll) guest/test.sh
+		KERNEL_poll=$(call kernel,poll) INITRD_poll=$(call initrd,poll) guest/harness/test.sh
 
 # Write the extracted tree's commits (since the pristine tag) to patches/.
 export:
-	@KSRC=$(KSRC) guest/tree.sh export
+	@KSRC=$(KSRC) guest/harness/tree.sh export
 
 # Throw away the tree's commits and re-apply patches/ onto pristine.
 reset-tree:
-	@KSRC=$(KSRC) guest/tree.sh reset
+	@KSRC=$(KSRC) guest/harness/tree.sh reset
 
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(BUILD)/test $(BUILD)/run

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # One benchmark run in the guest (either RCU): prints "BENCH key=value"
-# lines for guest/bench.sh to collect.  SMOKE=1 in the args: short runs.
+# lines for guest/bench/bench.sh to collect.  SMOKE=1 in the args: short runs.
 #   bench.sh [smoke]
 . /usr/share/rcu_poll/lib.sh
 smoke=${1:-}

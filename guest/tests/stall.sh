@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# A stuck grace period, diagnosed: test_rcu_poll holds CPU 1 for 6 s
+# A stuck grace period, diagnosed: test_rcu_poll holds CPU 1 for 7 s
 # (hold: preemption off; irqoff: interrupts off; preempt: a task preempted
 # inside a preempt-flavour reader) with rcu_cpu_stall_timeout=3.  The
 # stall warning names the batch, CPU 1 (not CPU 0) and the holding task;
@@ -11,6 +11,9 @@
 # hold to end: the first warning may be about CPU 0's batch, about CPU 1's
 # (every counter moved, but CPU 1 has not polled it) or about CPU 1's
 # callbacks waiting for a batch; each must name CPU 1 alone.
+# The callback is queued once the hold is seen to be on (not after a
+# fixed delay), and the test checks that the hold was still on when it
+# read debugfs gp.
 . /usr/share/rcu_poll/lib.sh
 mode=${1:?usage: stall.sh hold|irqoff|preempt|torture}
 # A stalled batch ends, or a CPU's callbacks that waited start a batch.
@@ -86,9 +89,28 @@ preempt) file=preempt_reader comm=rcupoll_read/1 flavour=rcu_poll_preempt queue=
 *) fail "unknown mode $mode" ;;
 esac
 
+# hold_started: the hold is on.  A hold or preempt thread has had the
+# CPU for a tick (the preempt hog runs only by preempting the reader);
+# with interrupts off there are no ticks on CPU 1, but the thread queues
+# its callback after turning them off: test_rcu_poll's queued count moves.
+hold_started() {
+	case $mode in
+	hold) task_ran rcupoll_hold/1 ;;
+	preempt) task_ran rcupoll_hog/1 ;;
+	irqoff)
+		read -r _st < $D/test/stats
+		_q=${_st#queued=}
+		[ "${_q%% *}" -gt "$queued0" ] ;;
+	esac
+}
+
+HOLD_MS=7000
 old_timeout=$(cat $S)
 put $S 3
 put $D/test/barrier 1
+read -r _st < $D/test/stats
+queued0=${_st#queued=}
+queued0=${queued0%% *}
 put $T/tracing_on 0
 : > $T/trace
 put $T/events/rcu_poll/rcu_poll_stall/enable 1
@@ -103,22 +125,59 @@ kmsg_mark
 # CPU 0 really holds batches up too, and the warning rightly says so.
 [ -p /tmp/stall.fifo ] || mkfifo /tmp/stall.fifo || fail "mkfifo"
 exec 3<> /tmp/stall.fifo
-put $D/test/$file "1 6000"
-read -t 0.3 x <&3
+uptime_s
+t_hold_cs=$UPTIME_CS
+put $D/test/$file "1 $HOLD_MS"
+i=0
+until hold_started; do
+	i=$((i + 1))
+	[ $i -le 400 ] || fail "the hold on CPU 1 did not start in 20 s"
+	read -t 0.05 x <&3
+done
 put $D/test/$queue "1 0"
-read -t 4 x <&3
-exec 3<&-
+# held_batch: debugfs gp names $comm on CPU 1 as a holdout of a $flavour
+# batch; its number into HELD (builtins only).
+held_batch() {
+	while read -r _l; do
+		case $_l in
+		"holdout flavour=$flavour batch="*" cpu=1 pid="*" comm=$comm"*)
+			_l=${_l#*batch=}
+			HELD=${_l%% *}
+			return 0 ;;
+		esac
+	done < $D/gp
+	return 1
+}
 # With interrupts off on CPU 1, anything here that needs an IPI to CPU 1
 # waits for the hold to end: only the warning, from CPU 0's tick, can
-# report it.  The other two are inspected while they last.
+# report it.  The other two are inspected while they last: once gp shows
+# the batch CPU 1 holds up, it must still be there 4 s later, that old.
+HELD=""
+if [ "$mode" != irqoff ]; then
+	i=0
+	until held_batch; do
+		i=$((i + 1))
+		[ $i -le 400 ] || fail "gp named no $comm on CPU 1 as a holdout in 20 s"
+		read -t 0.05 x <&3
+	done
+	echo "gp: batch $HELD held up by $comm on CPU 1"
+fi
+read -t 4 x <&3
+exec 3<&-
 if [ "$mode" != irqoff ]; then
 	grep -v '^hist' $D/gp > /tmp/gp
+	uptime_s
+	gp_cs=$UPTIME_CS
 	cat /tmp/gp
-	b=$(grep "^batch flavour=$flavour " /tmp/gp) || fail "gp shows no $flavour batch in flight"
+	# The hold began after t_hold_cs: still on when gp was read?
+	[ $((gp_cs - t_hold_cs)) -lt $((HOLD_MS / 10)) ] ||
+		fail "gp was read $((gp_cs - t_hold_cs))0 ms after the hold began, past its $HOLD_MS ms: inconclusive"
+	b=$(grep "^batch flavour=$flavour cpu=[-0-9]* batch=$HELD " /tmp/gp) ||
+		fail "gp no longer shows batch $HELD, which $comm on CPU 1 held up"
 	age=$(field age_ms "$b")
-	[ "$age" -ge 3000 ] || fail "gp batch age $age ms, want >= 3000"
-	grep -q "^holdout flavour=$flavour batch=$(field batch "$b") kind=$([ $mode = preempt ] && echo task || echo cpu) cpu=1 pid=[0-9]* comm=$comm" /tmp/gp ||
-		fail "gp does not name $comm on CPU 1 as the holdout"
+	[ "$age" -ge 3000 ] || fail "gp batch $HELD age $age ms, want >= 3000 (it was in flight 4 s ago)"
+	grep -q "^holdout flavour=$flavour batch=$HELD kind=$([ $mode = preempt ] && echo task || echo cpu) cpu=1 pid=[0-9]* comm=$comm" /tmp/gp ||
+		fail "gp does not name $comm on CPU 1 as the holdout of batch $HELD"
 fi
 
 wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
@@ -190,8 +249,5 @@ put $D/test/barrier 1
 expect_eq "pending after barrier" 0 "$(field pending "$(cat $D/test/stats)")"
 expect_eq "pending_preempt after barrier" 0 "$(field pending_preempt "$(cat $D/test/stats)")"
 put $S "$old_timeout"
-for i in $(seq 50); do
-	[ "$(field threads "$(cat $D/test/stats)")" = 0 ] && break
-	sleep 0.2
-done
+wait_for 30 sh -c "grep -q ' threads=0 ' $D/test/stats" || fail "test_rcu_poll threads still run 30 s after the barrier"
 rmmod test_rcu_poll || fail "rmmod failed"

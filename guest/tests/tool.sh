@@ -31,13 +31,16 @@ rcupoll report -f csv /tmp/tool.dat | grep -q "^callback,rcu_poll_test_cb,$N," |
 cp /tmp/tool.dat /host/out/tool.dat || fail "copy to host failed"
 echo "$N" > /host/out/tool.dat.n
 
-# 2. the flight recorder catches a batch older than 1.5 s.
+# 2. the flight recorder catches a batch older than 1.5 s: CPU 1 is held
+#    for 4 s once the recorder says it is armed, and a callback is queued
+#    on CPU 0 once the hold thread is seen spinning.
 rm -rf /tmp/fl && mkdir /tmp/fl
 rcupoll flight -o /tmp/fl -t 1500 -w 60 > /tmp/fl.out 2>&1 &
 fpid=$!
-sleep 1
-echo "1 3000" > $D/test/hold || fail "hold failed"
-sleep 0.2
+wait_for 30 grep -q '^rcupoll: flight recorder armed' /tmp/fl.out ||
+	{ cat /tmp/fl.out; fail "flight recorder not armed after 30 s"; }
+echo "1 4000" > $D/test/hold || fail "hold failed"
+wait_for 20 task_ran rcupoll_hold/1 || fail "the hold thread never ran on CPU 1"
 echo "1 0" > $D/test/queue || fail "queue failed"
 wait $fpid
 rc=$?

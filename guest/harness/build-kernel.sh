@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure and build one guest kernel variant out of tree:
-#   tinyconfig + guest/kernel.config + guest/variant-$VARIANT.config
+#   tinyconfig + guest/configs/common.config + guest/configs/$VARIANT.config
 # The merged .config is regenerated every time but only replaces the old
 # one when it differs, so an unchanged configuration rebuilds nothing.
 # Fails when any option the fragments ask for is missing from the result
@@ -11,10 +11,10 @@
 # Usage: build-kernel.sh   (KSRC, OBJ, VARIANT, LOG from the environment)
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 : "${KSRC:?}" "${OBJ:?}" "${VARIANT:?}" "${LOG:?}"
 JOBS=${JOBS:-$(nproc)}
-FRAGS="$TOP/guest/kernel.config $TOP/guest/variant-$VARIANT.config"
+FRAGS="$TOP/guest/configs/common.config $TOP/guest/configs/$VARIANT.config"
 for f in $FRAGS; do
 	[ -f "$f" ] || { echo "build-kernel: no fragment $f" >&2; exit 1; }
 done
@@ -79,8 +79,13 @@ if ! cmp -s "$CFG/.config" "$OBJ/.config"; then
 fi
 rm -rf "$CFG"
 
-# 2. The kernel and its modules.
+# 2. The kernel and its modules.  A first build is quiet for many
+#    minutes: a line every 30 s says how far it is.
+# shellcheck source=progress.sh
+. "$TOP/guest/harness/progress.sh"
+trap progress_stop EXIT
 start=$(date +%s)
+progress_start "$VARIANT" "$LOG"
 if ! "${KMAKE[@]}" bzImage modules >> "$LOG" 2>&1; then
 	echo "build-kernel: build failed, see $LOG" >&2
 	grep -E -m 20 'error:|Error [0-9]|undefined reference|warning:' "$LOG" >&2 || tail -20 "$LOG" >&2
@@ -91,6 +96,7 @@ fi
 rm -rf "$OBJ/modroot.new"
 "${KMAKE[@]}" INSTALL_MOD_PATH="$OBJ/modroot.new" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
 	modules_install >> "$LOG" 2>&1 || { echo "build-kernel: modules_install failed, see $LOG" >&2; exit 1; }
+progress_stop
 if diff -r -q "$OBJ/modroot.new" "$OBJ/modroot" > /dev/null 2>&1; then
 	rm -rf "$OBJ/modroot.new"
 else

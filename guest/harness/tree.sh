@@ -14,7 +14,7 @@
 # no-op, and a developer's unexported commits are never thrown away.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KSRC=${KSRC:?KSRC must name the extracted tree}
 PATCHES=$TOP/patches

@@ -12,7 +12,7 @@ rm -rf "$share"
 mkdir -p "$share" "$OUTDIR"
 echo "scenario" > "$share/plan"
 echo "  BOOT     scenario: callback flood on CPU 0, CPU 1 held 1.5 s, recorded by rcupoll"
-"$TOP/guest/qemu.sh" -k "$KERNEL" -r "$INITRD" -s "$share" -l "$share/console.log" \
+"$TOP/guest/harness/qemu.sh" -k "$KERNEL" -r "$INITRD" -s "$share" -l "$share/console.log" \
 	-c "${SMP:-2}" -t 300 || { echo "trace: guest failed, see $share/console.log" >&2; exit 1; }
 grep -q '^ok 1 ' "$share/results" 2>/dev/null ||
 	{ echo "trace: scenario failed:" >&2; cat "$share/logs/"*.log >&2; exit 1; }

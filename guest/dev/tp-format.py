@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Developer helper: reformat the TRACE_EVENT blocks of include/trace/events/rcu_poll.h so that
-# checkpatch --strict accepts their alignment.  Usage: guest/tp-format.py FILE (in place).
+# checkpatch --strict accepts their alignment.  Usage: guest/dev/tp-format.py FILE (in place).
 # Reformat TRACE_EVENT-style blocks so checkpatch --strict's paren
 # alignment checks pass.  Usage: tp.py FILE (in place)
 import re, sys

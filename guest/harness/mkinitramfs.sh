@@ -4,15 +4,16 @@
 # Build the guest's initramfs (uncompressed newc cpio: no decompressor
 # needed in tinyconfig, and TCG unpacks it faster than it would inflate it).
 #
-# Contents: busybox-static with its applet links, guest/init, the guest
-# test runner and tests, the kernel modules of this variant, the project's
+# Contents: busybox-static with its applet links, guest/harness/init, the
+# guest test runner (guest/harness/run-guest-tests), the guest tests and
+# their library (guest/tests/), the kernel modules of this variant, the project's
 # userspace binaries, and trace-cmd with every shared library and the loader
 # it needs, resolved on the host with ldd and kept at their host paths.
 #
 # Usage: mkinitramfs.sh OUT.cpio MODROOT [USERSPACE_BIN_DIR]
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:?usage: mkinitramfs.sh OUT.cpio MODROOT [BINDIR]}
 MODROOT=${2:?}
 BINDIR=${3:-}
@@ -67,11 +68,14 @@ if [ -d "$MODROOT/lib/modules" ]; then
 fi
 
 # init, test runner, tests
-install -m 0755 "$TOP/guest/init" "$ROOT/init"
-install -m 0755 "$TOP/guest/run-guest-tests" "$ROOT/usr/share/rcu_poll/run-guest-tests"
-install -m 0755 "$TOP"/guest/tests/*.sh "$ROOT/usr/share/rcu_poll/tests/"
-install -m 0644 "$TOP/guest/lib.sh" "$ROOT/usr/share/rcu_poll/lib.sh"
-install -m 0644 "$TOP/guest/banner" "$ROOT/etc/banner"
+install -m 0755 "$TOP/guest/harness/init" "$ROOT/init"
+install -m 0755 "$TOP/guest/harness/run-guest-tests" "$ROOT/usr/share/rcu_poll/run-guest-tests"
+for t in "$TOP"/guest/tests/*.sh; do
+	[ "$(basename "$t")" = lib.sh ] && continue	# the library, not a test
+	install -m 0755 "$t" "$ROOT/usr/share/rcu_poll/tests/"
+done
+install -m 0644 "$TOP/guest/tests/lib.sh" "$ROOT/usr/share/rcu_poll/lib.sh"
+install -m 0644 "$TOP/guest/harness/banner" "$ROOT/etc/banner"
 echo "root:x:0:0:root:/root:/bin/sh" > "$ROOT/etc/passwd"
 echo "root:x:0:" > "$ROOT/etc/group"
 printf 'export PS1="[rcu_poll guest \\\\w]# "\nexport PATH=/bin:/sbin:/usr/bin:/usr/sbin\n' > "$ROOT/etc/profile"

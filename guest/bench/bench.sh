@@ -24,7 +24,7 @@ bench_boot() {
 	mkdir -p "$share"
 	echo "bench" > "$share/plan"
 	echo "  BENCH    run $run: $v, $smp vCPUs"
-	"$TOP/guest/qemu.sh" -k "${!kvar}" -r "${!ivar}" -s "$share" -l "$share/console.log" \
+	"$TOP/guest/harness/qemu.sh" -k "${!kvar}" -r "${!ivar}" -s "$share" -l "$share/console.log" \
 		-c "$smp" -t 600 > /dev/null 2>&1
 	if ! grep -q '^BENCH done=1' "$share/logs/1-bench.log" 2>/dev/null; then
 		echo "    failed: see $share/logs/ and $share/console.log" >&2
@@ -49,7 +49,7 @@ for smp in $SCALE_SMP; do
 	done
 done
 rm -f "$OUT/scaling.dat"
-python3 "$TOP/guest/bench-report.py" "$csv" "$RUNS" "$OUT" > "$OUT/performance.md" || exit 1
+python3 "$TOP/guest/bench/bench-report.py" "$csv" "$RUNS" "$OUT" > "$OUT/performance.md" || exit 1
 
 # Pictures: synchronize_rcu() latency distributions (all 2-vCPU boots) and
 # the scaling curve.

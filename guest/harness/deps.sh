@@ -19,7 +19,13 @@ fi
 echo "  APT      installing ${missing[*]} (log: ${DEPS_LOG:-/tmp/rcu_poll-apt.log})"
 log=${DEPS_LOG:-/tmp/rcu_poll-apt.log}
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" > "$log" 2>&1; then
+# A first install (qemu, kernelshark, ...) takes minutes: a line every 30 s.
+# shellcheck source=progress.sh
+. "$(dirname "$0")/progress.sh"
+trap progress_stop EXIT
+: > "$log"
+progress_start apt "$log" "packages unpacked" '^Unpacking '
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >> "$log" 2>&1; then
 	apt-get update -q >> "$log" 2>&1
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >> "$log" 2>&1 ||
 		{ echo "deps: apt-get install failed, see $log" >&2; tail -n 5 "$log" >&2; exit 1; }
