@@ -24,7 +24,7 @@ bench_boot() {
 	mkdir -p "$share"
 	echo "bench" > "$share/plan"
 	echo "  BENCH    run $run: $v, $smp vCPUs"
-	"$TOP/guest/harness/qemu.sh" -k "${!kvar}" -r "${!ivar}" -s "$share" -l "$share/console.log" \
+	TCG_THREAD=${TCG_THREAD:-multi} "$TOP/guest/harness/qemu.sh" -k "${!kvar}" -r "${!ivar}" -s "$share" -l "$share/console.log" \
 		-c "$smp" -t 600 > /dev/null 2>&1
 	if ! grep -q '^BENCH done=1' "$share/logs/1-bench.log" 2>/dev/null; then
 		echo "    failed: see $share/logs/ and $share/console.log" >&2

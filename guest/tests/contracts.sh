@@ -3,9 +3,10 @@
 # Contracts of the RCU implementation that rcutorture does not check,
 # each driven through test_rcu_poll.  One mode per contract:
 #
-#   tasks-reader   synchronize_rcu_tasks() waits for a reader that only
-#                  relies on not scheduling (no kernel-mode tick may end
-#                  its grace period without PREEMPTION)
+#   tasks-reader   a reader that only relies on not scheduling holds
+#                  synchronize_rcu() without PREEMPTION (no kernel-mode
+#                  tick may end its grace period), synchronize_rcu_tasks()
+#                  with it
 #   preempt-user   a task preempted in the kernel that then spins in user
 #                  mode does not hold the preempt flavour back
 #   poll-offline   a polled grace period started on a CPU that goes
@@ -55,7 +56,9 @@ preempt-user)
 	# mode it holds no reader: the batch must end although nothing else
 	# may ever force a reschedule there.  The module waits, queueing
 	# nothing (sync_kernel): 3 s after the system call ends at most.
-	taskset -c 1 sh -c "echo 1500 > $D/test/spin; while :; do :; done" &
+	# The file stays open: a close() at the end of the system call would
+	# run the task through the kernel once more (fput()'s task work).
+	taskset -c 1 sh -c "exec 3> $D/test/spin; echo 1500 >&3; while :; do :; done" &
 	hog=$!
 	wait_for 10 sh -c "grep -q ' spinning=1' $D/test/stats" || fail "the shell never entered the spin"
 	out=$( { echo 4500 > $D/test/sync_kernel; } 2>&1 ); rc=$?

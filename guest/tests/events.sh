@@ -5,7 +5,7 @@
 # and in the rcu: ones; each callback invoked after the end of the batch
 # it was queued before (callbacks of one CPU are invoked in order, so
 # the k-th invoked is the k-th queued); each batch sees one quiescent state from every
-# CPU it waits for, before it ends, and waits for every online CPU; no
+# CPU it waits for, before it ends, and accounts for every online CPU (waited for, or idle at the start); no
 # event lost.  The rcu_barrier() after them: one Begin and one End, each
 # online CPU either entrains a callback (IRQ) or has none (IRQNQ), one
 # CB/LastCB per entrained callback, at most one LastCB, and End after
@@ -109,20 +109,24 @@ name == "rcu_poll_call_rcu" && test_cb {
 name == "rcu_poll_batch_start" {
 	b = kv("batch"); start[b] = ts; nwait[b] = kv("nwait"); batches++
 	queued_before[b] = calls
-	if (nwait[b] != online) bad("batch " b " waits for " nwait[b] " CPUs, " online " are online")
 }
 name == "rcu_poll_qs" {
 	b = kv("batch"); c = kv("qs_cpu")
 	if (!(b in start)) next
 	if ((b, c) in seen) bad("batch " b ": CPU " c " seen twice")
 	seen[b, c] = 1; nqs[b]++
+	# A CPU idle at the start is quiescent at once and not waited for.
+	if (kv("how") == "idle") nidle[b]++
 	if (kv("how") == "qs" && kv("qs_after") == kv("qs_before")) bad("qs event without counter change: " $0)
 }
 name == "rcu_poll_batch_end" {
 	b = kv("batch")
 	if (!(b in start)) next
 	ended[b] = ts
-	if (nqs[b] != nwait[b]) bad("batch " b " ended after " nqs[b] + 0 " quiescent states of " nwait[b])
+	if (nqs[b] - nidle[b] != nwait[b])
+		bad("batch " b " ended after " nqs[b] - nidle[b] " quiescent states of the " nwait[b] " CPUs it waited for")
+	if (nwait[b] + nidle[b] != online)
+		bad("batch " b " waited for " nwait[b] " CPUs and counted " nidle[b] + 0 " idle, " online " are online")
 }
 name == "rcu_poll_invoke" && test_cb {
 	invokes++; b = kv("batch"); last_invoke = ts
