@@ -35,7 +35,7 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 	if (c != '?' && c != ':')
 		return c;
 	/* What was wrong: an unknown option, or one missing its value. */
-	if (optopt) {
+	if (optopt && strncmp(argv[optind - 1], "--", 2)) {
 		const char *p = strchr(shortopts, optopt);
 
 		if (p && p[1] == ':')

@@ -254,11 +254,11 @@ static void wr_header(struct datfile *df, const char *cpustats)
 		wr32(df, strlen(cpustats) + 1);
 		wr(df, cpustats, strlen(cpustats) + 1);
 	}
-	buf = read_top("trace_clock", &len);
-	wr16(df, 4);				/* TRACECMD_OPTION_TRACECLOCK */
-	wr32(df, len);
-	wr(df, buf, len);
-	free(buf);
+	/*
+	 * No TRACECMD_OPTION_TRACECLOCK: the instance keeps the default
+	 * "local" clock, which readers assume (and libtracecmd 1.3 leaks
+	 * the name it reads from that option).
+	 */
 	wr16(df, 0);				/* TRACECMD_OPTION_DONE */
 	wr(df, "flyrecord", 10);
 }

@@ -786,7 +786,7 @@ static void parse_report(int argc, char **argv, struct opts *o)
 {
 	int c, i;
 
-	while ((c = cli_getopt(argc, argv, "+s:n:b:F:f:t:B:h", report_long)) != -1) {
+	while ((c = cli_getopt(argc, argv, "s:n:b:F:f:t:B:h", report_long)) != -1) {
 		switch (c) {
 		case 's': o->slow_ms = parse_ms(optarg, "--slow", 0, 3600000); break;
 		case 'n': o->top = parse_num(optarg, "--top", 1, 100000); break;
