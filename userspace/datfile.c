@@ -56,7 +56,7 @@ static void remove_tmp(void *arg)
  * directory, an empty name) fails at once.  The per-CPU files are
  * unlinked as soon as they are open: they vanish with the process.
  */
-struct datfile *datfile_open(const char *path, int ncpus)
+struct datfile *datfile_open(const char *path, int ncpus, const char *tempdir)
 {
 	struct datfile *df = xcalloc(1, sizeof(*df));
 	char *copy, *dir, *base;
@@ -86,7 +86,8 @@ struct datfile *datfile_open(const char *path, int ncpus)
 	df->ncpus = ncpus;
 	df->cpu_fd = xcalloc(ncpus, sizeof(int));
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		char *p = xasprintf("%s/.%s.rcupoll-%d.cpu%d", dir, base, (int)getpid(), cpu);
+		char *p = xasprintf("%s/.%s.rcupoll-%d.cpu%d", tempdir ? tempdir : dir, base,
+				    (int)getpid(), cpu);
 
 		df->cpu_fd[cpu] = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (df->cpu_fd[cpu] < 0)

@@ -422,6 +422,7 @@ static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, 
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
 }
 
+/* Why @g took as long as it did (whether or not it counts as slow). */
 void explain_gp(struct model *m, struct gp *g)
 {
 	u64 horizon = g->end ? g->end : m->last_ts, last_qs = g->start;
@@ -444,8 +445,6 @@ void explain_gp(struct model *m, struct gp *g)
 			last_cpu = cpu;
 		}
 	}
-	if (!g->slow)
-		return;
 	if (none_cpu >= 0) {
 		explain_held(m, g, none_cpu, horizon, true);
 		return;
@@ -552,7 +551,7 @@ static void find_delays_on(struct model *m, int flavour, int cpu)
 		u64 limit = g ? g->start : m->last_ts, first = 0;
 		unsigned long n = 0;
 
-		if (g && (g->flavour != flavour || g->owner != cpu))
+		if (g && (g->flavour != flavour || g->owner != cpu || g->before_trace))
 			continue;
 		for (; ci < m->calls.n; ci++) {
 			struct cb_call *c = VEC_AT(&m->calls, struct cb_call, ci);
@@ -596,8 +595,10 @@ void explain_all(struct model *m)
 	for (i = 0; i < m->gps.n; i++) {
 		struct gp *g = model_gp(m, i);
 
-		g->slow = !g->end || gp_duration(m, g) > m->slow_ns;
-		explain_gp(m, g);
+		/* In flight but younger than the threshold: only cut off by the end. */
+		g->slow = gp_duration(m, g) > m->slow_ns;
+		if (g->slow)
+			explain_gp(m, g);
 	}
 	find_delays(m);
 }

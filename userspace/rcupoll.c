@@ -64,10 +64,8 @@ int main(int argc, char **argv)
 	};
 	size_t i;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		die_usage("which command? record, flight or report");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return help(argc - 1, argv);
 	if (!strcmp(argv[1], "help"))

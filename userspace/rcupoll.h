@@ -149,7 +149,7 @@ struct datfile {
 	int cleanup;
 };
 
-struct datfile *datfile_open(const char *path, int ncpus);
+struct datfile *datfile_open(const char *path, int ncpus, const char *tempdir);
 /* Write the header from tracefs, append the CPU data, rename into place. */
 void datfile_finish(struct datfile *df, struct rp_instance *ri, const char *cpustats);
 u64 file_size(const char *path);

@@ -240,7 +240,8 @@ static void print_gp_title(struct model *m, struct gp *g)
 	printf("  %s %lu", m->flv[g->flavour].name, g->nr);
 	if (g->owner >= 0)
 		printf(" of CPU %d", g->owner);
-	printf(", started %s, ", fmt_ts(g->start, ts));
+	printf(", started %s%s, ", fmt_ts(g->start, ts),
+	       g->before_trace ? " (before the trace: a stall warning's age)" : "");
 	if (g->end)
 		printf("took %.1f ms:\n", MS(g->end - g->start));
 	else
@@ -274,12 +275,32 @@ static size_t slow_list(struct model *m, struct gp ***out)
 	return n;
 }
 
+/* Batches cut off by the end of the trace, too young to be slow: one line. */
+static void young_in_flight(struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->gps.n; i++) {
+		struct gp *g = model_gp(m, i);
+
+		if (g->end || g->slow)
+			continue;
+		printf("%s %s %lu", n++ ? "," : "  also in flight at the end, younger than that:",
+		       m->flv[g->flavour].name, g->nr);
+		if (g->owner >= 0)
+			printf(" of CPU %d", g->owner);
+		printf(" (%.1f ms)", MS(m->last_ts - g->start));
+	}
+	if (n)
+		printf("\n");
+}
+
 static void text_why(struct model *m, struct opts *o)
 {
 	struct gp **v;
 	size_t n = slow_list(m, &v), i;
 
-	printf("\nslow batches (over %g ms) and batches in flight at the end, and why\n", o->slow_ms);
+	printf("\nslow batches (over %g ms, ended or still in flight at the end), and why\n", o->slow_ms);
 	for (i = 0; i < n; i++) {
 		print_gp_title(m, v[i]);
 		printf("    ");
@@ -291,6 +312,7 @@ static void text_why(struct model *m, struct opts *o)
 	if (!n)
 		printf("  (none)\n");
 	free(v);
+	young_in_flight(m);
 }
 
 static void table_batches(struct model *m, struct opts *o)
@@ -401,8 +423,6 @@ static void table_slowest(struct model *m, struct opts *o)
 	table_begin(&t, o->fmt);
 	for (i = 0; i < n && (int)i < o->top; i++) {
 		/* Below the threshold nothing is explained: say so. */
-		if (!v[i]->slow)
-			explain_gp(m, v[i]);
 		table_row(&t, m->flv[v[i]->flavour].name, I(v[i]->nr),
 			  v[i]->owner >= 0 ? I(v[i]->owner) : TABLE_NULL_INT, v[i]->start,
 			  US(v[i]->end - v[i]->start),
@@ -418,18 +438,25 @@ static int cmp_lat(const void *a, const void *b)
 
 	if (x->flavour != y->flavour)
 		return x->flavour - y->flavour;
-	return x->us.n < y->us.n ? 1 : x->us.n > y->us.n ? -1 : strcmp(x->func, y->func);
+	if (x->us.n != y->us.n)
+		return x->us.n < y->us.n ? 1 : -1;
+	if (x->queued != y->queued)
+		return x->queued < y->queued ? 1 : -1;
+	return strcmp(x->func, y->func);
 }
 
 static void table_callbacks(struct model *m, struct opts *o)
 {
 	static const struct col cols[] = {
 		{ "flavour", COL_STR, -18, NULL }, { "function", COL_STR, -32, NULL },
-		{ "count", COL_INT, 8, NULL }, { "median_us", COL_US, 11, "median" },
+		{ "queued", COL_INT, 8, NULL }, { "count", COL_INT, 8, "invoked" },
+		{ "median_us", COL_US, 11, "median" },
 		{ "p99_us", COL_US, 11, "p99" }, { "max_us", COL_US, 11, "max" },
 		{ "min_us", COL_US, 11, "min" },
 	};
-	struct table t = TABLE("callbacks", "callback latency, queued to invoked (us)", cols);
+	struct table t = TABLE("callbacks",
+			       "callbacks by function: queued and invoked in the trace, latency queued to invoked (us)",
+			       cols);
 	size_t i;
 
 	qsort(m->lat.v, m->lat.n, m->lat.size, cmp_lat);
@@ -440,8 +467,9 @@ static void table_callbacks(struct model *m, struct opts *o)
 		size_t n = f->us.n;
 
 		qsort(d, n, sizeof(*d), cmp_double);
-		table_row(&t, m->flv[f->flavour].name, f->func, I(n), pct(d, n, 50), pct(d, n, 99),
-			  d[n - 1], d[0]);
+		table_row(&t, m->flv[f->flavour].name, f->func, I(f->queued), I(n),
+			  n ? pct(d, n, 50) : NAN, n ? pct(d, n, 99) : NAN, n ? d[n - 1] : NAN,
+			  n ? d[0] : NAN);
 	}
 	table_end(&t);
 }
@@ -651,8 +679,7 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 	u64 since;
 	size_t i;
 
-	if (!g->slow)
-		explain_gp(m, g);
+	explain_gp(m, g);
 	printf("%s batch %lu", m->flv[g->flavour].name, g->nr);
 	if (g->owner >= 0)
 		printf(" of CPU %d", g->owner);
@@ -672,7 +699,9 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 		printf("  still in flight at the end of the trace (%s), %.3f ms after it started\n",
 		       fmt_ts(m->last_ts, ts), MS(m->last_ts - g->start));
 	printf("  why: ");
-	put_text(stdout, g->slow ? g->cause.text : "not slow (under the --slow threshold)");
+	put_text(stdout, g->cause.text);
+	if (!g->slow)
+		printf(" (not slow: under the --slow threshold)");
 	printf("\n");
 	if (!g->end)
 		print_waiting_line(m, g);
@@ -752,8 +781,7 @@ static void report_batch(struct model *m, struct opts *o)
 		text_batch(m, g, o);
 		return;
 	}
-	if (!g->slow)
-		explain_gp(m, g);
+	explain_gp(m, g);
 	if (want(o, "batches"))
 		table_batches(m, o);
 	if (o->fmt == FMT_JSON && want(o, "cpus"))

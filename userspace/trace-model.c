@@ -489,22 +489,6 @@ static void on_kick(struct loader *l, struct evinfo *e, struct tep_record *r)
 		c->kick = r->ts;
 }
 
-static void on_call(struct loader *l, struct evinfo *e, struct tep_record *r)
-{
-	struct model *m = l->m;
-	struct cb_call *c = vec_push(&m->calls);
-
-	c->ts = r->ts;
-	c->flavour = flavour_of(l, e, r);
-	c->cpu = fnum(e->f[1], r);
-	c->rec_cpu = r->cpu;
-	c->rhp = fnum(e->f[2], r);
-	c->func = func_name(l, fnum(e->f[3], r));
-	c->inflight = fnum(e->f[4], r);
-	/* An rhp queued again before its invocation was seen replaces it. */
-	hmap_put(m->pending, c->rhp, m->calls.n - 1);
-}
-
 static struct func_lat *lat_of(struct model *m, int flavour, const char *func)
 {
 	struct func_lat *f;
@@ -520,6 +504,23 @@ static struct func_lat *lat_of(struct model *m, int flavour, const char *func)
 	f->func = func;
 	f->us.size = sizeof(double);
 	return f;
+}
+
+static void on_call(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct cb_call *c = vec_push(&m->calls);
+
+	c->ts = r->ts;
+	c->flavour = flavour_of(l, e, r);
+	c->cpu = fnum(e->f[1], r);
+	c->rec_cpu = r->cpu;
+	c->rhp = fnum(e->f[2], r);
+	c->func = func_name(l, fnum(e->f[3], r));
+	c->inflight = fnum(e->f[4], r);
+	lat_of(m, c->flavour, c->func)->queued++;
+	/* An rhp queued again before its invocation was seen replaces it. */
+	hmap_put(m->pending, c->rhp, m->calls.n - 1);
 }
 
 static void on_invoke(struct loader *l, struct evinfo *e, struct tep_record *r)
@@ -688,6 +689,74 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	return 0;
 }
 
+/* "0-1,3" -> bitmap of a new grace period's waits. */
+static void parse_list(struct gp *g, const char *list)
+{
+	const int bits = 8 * sizeof(unsigned long);
+	const char *p;
+	int top = -1, a, b, n;
+
+	for (p = list; sscanf(p, "%d%n", &a, &n) == 1; ) {
+		b = a;
+		p += n;
+		if (*p == '-' && sscanf(p + 1, "%d%n", &b, &n) == 1)
+			p += 1 + n;
+		if (b > top)
+			top = b;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	g->ncpu = top + 1;
+	g->waits = xcalloc((g->ncpu + bits - 1) / bits + 1, sizeof(unsigned long));
+	g->cpu = xcalloc(g->ncpu + 1, sizeof(struct gp_cpu));
+	for (p = list; sscanf(p, "%d%n", &a, &n) == 1; ) {
+		b = a;
+		p += n;
+		if (*p == '-' && sscanf(p + 1, "%d%n", &b, &n) == 1)
+			p += 1 + n;
+		for (; a <= b && a >= 0; a++) {
+			g->waits[a / bits] |= 1UL << (a % bits);
+			g->nwait++;
+		}
+		if (*p != ',')
+			break;
+		p++;
+	}
+}
+
+/*
+ * A stall warning about a batch that started before the trace: the
+ * warning says how old it is and which CPUs hold it, enough to explain
+ * it.  (A flight recorder re-armed after a first catch sees the next
+ * warning of the same batch this way.)
+ */
+static void add_stalled_gps(struct model *m)
+{
+	size_t i, n = m->stalls.n;
+
+	for (i = 0; i < n; i++) {
+		struct stall_ev *s = VEC_AT(&m->stalls, struct stall_ev, i);
+		struct gp *g;
+
+		if (s->holdout || !s->batch || model_find_gp(m, s->flavour, s->batch) ||
+		    s->age_ms * 1000000ULL > s->ts)
+			continue;
+		g = vec_push(&m->gps);
+		g->flavour = s->flavour;
+		g->nr = s->batch;
+		g->owner = m->flv[s->flavour].global ? -1 : s->cpu;
+		g->start_cpu = g->owner >= 0 ? g->owner : 0;
+		g->end_cpu = -1;
+		g->start = s->ts - s->age_ms * 1000000ULL;
+		g->ncbs = s->ncbs;
+		g->start_pid = -1;
+		g->before_trace = true;
+		parse_list(g, s->holdouts);
+		hmap_put(m->gp_index, gp_key(g->flavour, g->nr), m->gps.n - 1);
+	}
+}
+
 /* The buffers of the file: [0] the top one, then the instances. */
 static struct tracecmd_input *open_buffer(struct tracecmd_input *top, const char *file, int i)
 {
@@ -774,6 +843,8 @@ struct model *model_load(const char *file, const char *buffer, u64 slow_ns)
 		m = NULL;
 	}
 	tracecmd_close(top);
+	if (m)
+		add_stalled_gps(m);
 	if (!m && buffer)
 		die("%s has no buffer '%s'", file, buffer);
 	if (!m)

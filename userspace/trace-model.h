@@ -92,6 +92,7 @@ struct gp {
 	int start_pid;
 	const char *start_comm;
 	bool slow;		/* over the threshold, or in flight */
+	bool before_trace;	/* started before the trace: known from a stall warning */
 	struct cause cause;
 };
 
@@ -179,6 +180,7 @@ struct flavour {
 struct func_lat {
 	int flavour;
 	const char *func;
+	unsigned long queued;	/* rcu_poll_call_rcu events */
 	struct vec us;		/* double */
 };
 

@@ -63,7 +63,7 @@ static int count_cpus(struct tracefs_instance *inst)
 
 	for (;;) {
 		char *f = xasprintf("per_cpu/cpu%d", n);
-		bool there = tracefs_file_exists(inst, f);
+		bool there = tracefs_dir_exists(inst, f);
 
 		free(f);
 		if (!there)
