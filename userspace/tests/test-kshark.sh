@@ -31,7 +31,7 @@ fi
 make --no-print-directory -s -C "$TOP/tracepoints" O="$TOP/build/tracepoints" || { echo "FAIL: libtraceevent plugin build"; exit 1; }
 so=${PLUGIN:-$KSO/plugin-rcu_poll.so}
 for sym in kshark_data_plugin_initializer kshark_data_plugin_deinitializer kshark_plugin_menu_initializer; do
-	nm -D --defined-only "$so" | grep -q " T $sym$" && ok "exports $sym" || fail "$so does not export $sym"
+	nm -D --defined-only "$so" | grep " T $sym$" > /dev/null && ok "exports $sym" || fail "$so does not export $sym"
 done
 
 # 2. One file, two buffers, two different rcu_poll traces: the fixture in

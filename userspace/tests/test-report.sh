@@ -165,7 +165,7 @@ expect_rc 1 "report: .* has no batch 1 " report -b 1 "$FIX"
 expect_rc 1 "report: .* has no batches of flavour 'rcu_poll_preempt'" report -b 5720 -F rcu_poll_preempt "$FIX"
 expect_rc 1 "report: .* has no buffer 'nope'" report -B nope "$FIX"
 expect_rc 2 "no command 'frobnicate'" frobnicate
-"$R" report --help | grep -q '^usage: rcupoll report' && ok "report --help" || fail "report --help"
+"$R" report --help | grep '^usage: rcupoll report' > /dev/null && ok "report --help" || fail "report --help"
 
 # --- 5. valgrind: no invalid access, no leak -------------------------------
 if command -v valgrind > /dev/null; then
