@@ -152,6 +152,26 @@ static void find_qs(struct model *m, struct gp *g, int cpu)
 	}
 }
 
+/* A CPU's own quiescent state (rcu_poll_cpu_qs "how"), in words. */
+static const char *qs_phrase(const char *how)
+{
+	static const struct { const char *how, *words; } w[] = {
+		{ "switch", "context switch" },
+		{ "preempt", "context switch (preempting a kernel-mode task)" },
+		{ "user", "tick in user mode" },
+		{ "idle", "quiescent state in idle" },
+		{ "kernel", "tick outside any reader" },
+		{ "softirq", "quiescent state between ksoftirqd's handlers" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		if (!strcmp(how, w[i].how))
+			return w[i].words;
+	}
+	return how;
+}
+
 /* Interrupts on @cpu in (from, to]: softirqs ran, or none for long. */
 static void irq_evidence(struct model *m, struct cause *k, int cpu)
 {
@@ -232,15 +252,15 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 	}
 	if (none)
 		add(k->text, sizeof(k->text), " to the end of the trace");
-	else if (c && c->qs_src != QS_NONE)
-		add(k->text, sizeof(k->text), " until %s %s",
-		    c->qs_src == QS_SEEN ? "the poller saw it pass one (a tick: user mode, idle or outside a reader) at" :
-		    c->qs_src == QS_IDLE ? "it went idle at" : "its",
-		    c->qs_src == QS_SWITCH || c->qs_src == QS_EXACT ?
-		    (strcmp(c->qs_how, "switch") && strcmp(c->qs_how, "preempt") ?
-		     c->qs_how : "context switch") : fmt_ts(c->qs, ts2));
-	if (c && (c->qs_src == QS_SWITCH || c->qs_src == QS_EXACT) && !none)
-		add(k->text, sizeof(k->text), " at %s", fmt_ts(c->qs, ts2));
+	else if (c && (c->qs_src == QS_SWITCH || c->qs_src == QS_EXACT))
+		add(k->text, sizeof(k->text), " until its %s at %s", qs_phrase(c->qs_how),
+		    fmt_ts(c->qs, ts2));
+	else if (c && c->qs_src == QS_IDLE)
+		add(k->text, sizeof(k->text), " until it went idle at %s", fmt_ts(c->qs, ts2));
+	else if (c && c->qs_src == QS_SEEN)
+		add(k->text, sizeof(k->text),
+		    " until the poller saw it pass one at %s (a tick in user mode, idle or outside a reader)",
+		    fmt_ts(c->qs, ts2));
 	irq_words(k->text, sizeof(k->text), k, cpu);
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
 }
@@ -299,9 +319,14 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	irq_evidence(m, k, cpu);
 	snprintf(k->brief, sizeof(k->brief), "CPU %d did not poll: %s", cpu,
 		 k->pid < 0 ? "?" : comm_or(k->comm));
-	snprintf(k->text, sizeof(k->text),
-		 "every CPU passed a quiescent state within %.2f ms; the batch's own CPU %d did not poll it for %.1f ms (RCU_SOFTIRQ waited behind ",
-		 MS(k->qs_within), cpu, MS(k->wait));
+	if (g->owner >= 0)
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; the batch's own CPU %d did not poll it for %.1f ms (RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), cpu, MS(k->wait));
+	else	/* one queue, polled from any CPU's softirq; CPU @cpu ended it */
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; no CPU polled the batch for %.1f ms (CPU %d, which ended it: RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), MS(k->wait), cpu);
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
 	if (k->pid > 0 && k->since && k->since <= last_qs)
 		add(k->text, sizeof(k->text), ", running there since %s", fmt_ts(k->since, ts));

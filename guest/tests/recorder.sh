@@ -106,8 +106,8 @@ wait $rpid
 expect_eq "record exit status after SIGTERM" 0 "$?"
 $R report /tmp/t.dat > /dev/null || fail "record stopped by SIGTERM wrote a bad file"
 no_leftovers "record after SIGTERM"
-# SIGINT at any moment: setting up, recording, writing.
-for d in 0 0.01 0.03 0.06 0.1 0.2 0.4 0.8; do
+# SIGINT at any moment: setting up, recording, writing (after 1 s).
+for d in 0 0.01 0.03 0.06 0.1 0.2 0.4 0.8 1 1.05 1.1 1.2 1.4 1.7; do
 	$R record -d 1 -o /tmp/i.dat > /tmp/i.out 2>&1 &
 	rpid=$!
 	sleep $d
