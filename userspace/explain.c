@@ -242,6 +242,22 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		 k->pid < 0 ? "?" : comm_or(k->comm));
 	snprintf(k->text, sizeof(k->text), "CPU %d passed no quiescent state for %.1f ms: ", cpu,
 		 MS(k->wait));
+	if (k->pid == 0) {
+		/* Idle counts at its next tick or reschedule: the kick brings one. */
+		add(k->text, sizeof(k->text), "it was idle");
+		if (none)
+			add(k->text, sizeof(k->text), " and no tick or reschedule came to the end of the trace");
+		else if (c && c->qs_src == QS_IDLE)
+			add(k->text, sizeof(k->text), ", and the kick that rescheduled it came only at %s",
+			    fmt_ts(c->qs, ts2));
+		else if (c && c->qs_src != QS_NONE)
+			add(k->text, sizeof(k->text), " until its %s at %s",
+			    c->qs_src == QS_SEEN ? "quiescent state (seen by the poller)" :
+			    qs_phrase(c->qs_how), fmt_ts(c->qs, ts2));
+		irq_words(k->text, sizeof(k->text), k, cpu);
+		lost_words(k->text, sizeof(k->text), m, k, cpu);
+		return;
+	}
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
 	if (k->pid >= 0) {
 		add(k->text, sizeof(k->text), " ran there without a context switch");
