@@ -479,10 +479,13 @@ static void *stream_cpu(void *arg)
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 || (pfd[0].revents & (POLLERR | POLLNVAL))) {
-			cs->err = r < 0 ? errno : EIO;
+		if (r < 0) {
+			cs->err = errno;
 			break;
 		}
+		/* A possible CPU that is not online has no buffer to read. */
+		if (pfd[0].revents & (POLLERR | POLLNVAL))
+			return NULL;
 		if (pfd[0].revents & POLLIN && splice_pages(cs)) {
 			cs->err = errno;
 			break;
