@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include <tracefs.h>
-#include <trace-cmd.h>
 
 #include "rcupoll.h"
 
@@ -285,13 +284,12 @@ static void copy_cpu(struct datfile *df, int cpu)
 	}
 }
 
-void datfile_finish(struct datfile *df, struct rp_instance *ri, const char *cpustats)
+void datfile_finish(struct datfile *df, const char *cpustats)
 {
 	long page = getpagesize();
 	u64 *size = xcalloc(df->ncpus, sizeof(u64)), off;
 	int cpu;
 
-	(void)ri;
 	check_interrupted();
 	wr_header(df, cpustats);
 	/* Offsets follow the table; CPU data starts page aligned. */
@@ -568,24 +566,4 @@ void stream_stop(struct streamer *s)
 	}
 	free(s->cs);
 	free(s);
-}
-
-static int count_one(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
-{
-	(*(u64 *)data)++;
-	return 0;
-}
-
-u64 count_events(const char *path)
-{
-	struct tracecmd_input *h;
-	u64 n = 0;
-
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h)
-		die("cannot read back %s", path);
-	tracecmd_iterate_events(h, NULL, 0, count_one, &n);
-	tracecmd_close(h);
-	return n;
 }

@@ -309,7 +309,7 @@ static void write_catch(struct flight *fl, struct catch *c)
 	char what[256];
 	struct gp *g;
 
-	datfile_finish(c->df, fl->ri, c->stats);
+	datfile_finish(c->df, c->stats);
 	m = model_load(c->dat, NULL, thresh);
 	what_fired(m, thresh, what, sizeof(what), &g);
 	if (g)

@@ -151,7 +151,7 @@ struct datfile {
 
 struct datfile *datfile_open(const char *path, int ncpus, const char *tempdir);
 /* Write the header from tracefs, append the CPU data, rename into place. */
-void datfile_finish(struct datfile *df, struct rp_instance *ri, const char *cpustats);
+void datfile_finish(struct datfile *df, const char *cpustats);
 u64 file_size(const char *path);
 
 /* Stream each CPU's ring buffer into its temporary file (one thread per CPU). */
@@ -160,8 +160,5 @@ struct streamer *stream_start(struct rp_instance *ri, struct datfile *df);
 void stream_stop(struct streamer *s);		/* drain and join */
 /* Read whatever the (stopped) ring buffers hold, page by page. */
 void drain_buffers(struct rp_instance *ri, struct datfile *df);
-
-/* Count the events in a trace.dat (kept = what a reader will see). */
-u64 count_events(const char *path);
 
 #endif

@@ -183,7 +183,7 @@ int cmd_record(int argc, char **argv)
 	else
 		drain_buffers(ri, df);
 	instance_stats(ri, &s, &stats);
-	datfile_finish(df, ri, stats);
+	datfile_finish(df, stats);
 	free(stats);
 	instance_destroy(ri);
 	printf("rcupoll: recorded %llu events (%llu lost) into %s (%llu bytes)\n", s.read,
