@@ -167,14 +167,52 @@ expect_rc 1 "report: .* has no buffer 'nope'" report -B nope "$FIX"
 expect_rc 2 "no command 'frobnicate'" frobnicate
 "$R" report --help | grep '^usage: rcupoll report' > /dev/null && ok "report --help" || fail "report --help"
 
-# --- 5. valgrind: no invalid access, no leak -------------------------------
+# --- 5. a synthetic trace with the CPUs' own quiescent states
+#        (rcu_poll_cpu_qs) and preempt-flavour references
+#        (rcu_poll_preempt_task): every cause, exactly (synth-trace.py).
+SYN=$OUT/synth.dat
+trace-cmd dump --events -i "$FIX" > "$OUT/events.txt" 2>/dev/null || fail "trace-cmd dump --events"
+python3 "$TOP/userspace/tests/synth-trace.py" "$OUT/events.txt" "$SYN" || fail "synth-trace.py failed"
+"$R" report "$SYN" > "$OUT/synth.txt" || fail "report of the synthetic trace failed"
+cat "$OUT/synth.txt"
+grep -q '^quiescent states are inferred' "$OUT/synth.txt" && fail "the synthetic trace's quiescent states are traced, not inferred"
+expect_line "$OUT/synth.txt" \
+	"    CPU 1 passed no quiescent state for 500.0 ms: irqoff (pid 500) ran there without a context switch from 3.990000 to the end of the trace; no softirq ran on CPU 1 from 4.000000 to 4.500002: interrupts were probably off" \
+	"synthetic: a CPU held with interrupts off"
+expect_line "$OUT/synth.txt" "    waiting: 1 callback in it (cb_a 1), 3 queued behind it on CPU 0 (cb_b 2, cb_c 1)" \
+	"synthetic: callbacks in and behind the stuck batch"
+expect_line "$OUT/synth.txt" \
+	"    preempted tasks held the preempt flavour: 400 reader (preempted on CPU 1, released at 3.050000); CPU 1's counter drained 50.0 ms after every CPU had flipped (within 0.02 ms)" \
+	"synthetic: the preempted task named, not the one that let go before the flip"
+expect_line "$OUT/synth.txt" \
+	"    CPU 1 passed no quiescent state for 20.0 ms: spinner (pid 300) ran there without a context switch from 0.900000 until its tick outside any reader at 1.020000; interrupts on (1 softirqs ran on CPU 1 meanwhile)" \
+	"synthetic: the CPU's own quiescent state (a tick), not when the poller saw it"
+expect_line "$OUT/synth.txt" \
+	"    every CPU passed a quiescent state within 0.10 ms; the batch's own CPU 1 did not poll it for 14.9 ms (RCU_SOFTIRQ waited behind hog (pid 301), running there since 2.000100); no interrupt was seen on CPU 1 from 2.000100 until RCU_SOFTIRQ ran at 2.015000" \
+	"synthetic: the batch's own CPU not polling"
+expect_line "$OUT/synth.txt" \
+	"    no batch started for 400.0 ms while 1 callbacks waited on CPU 1: irqoff (pid 500) ran there without a context switch from 3.990000; no softirq ran on CPU 1 from 4.100000 to 4.500002: interrupts were probably off" \
+	"synthetic: callbacks waiting for a batch to start"
+"$R" report -f csv -t cpus -b 10 "$SYN" > "$OUT/synth-cpus.csv"
+expect_line "$OUT/synth-cpus.csv" "rcu_poll,10,1,1.020000,20000.0,kernel,traced,300,spinner,1.021005,21005.0," \
+	"synthetic: CPU 1's traced quiescent state in --batch"
+
+# --- 6. valgrind: no invalid access, no leak -------------------------------
+vg() {	# FILE ARGS...
+	local f=$1
+	shift
+	# shellcheck disable=SC2068
+	valgrind -q --leak-check=full --show-leak-kinds=all --error-exitcode=9 \
+		--suppressions="$TOP/userspace/tests/valgrind.supp" "$R" report $@ "$f" > /dev/null 2> "$OUT/vg.log"
+	[ $? = 0 ] && [ ! -s "$OUT/vg.log" ] && ok "valgrind clean: report $* $(basename "$f")" ||
+		{ cat "$OUT/vg.log"; fail "valgrind: report $* $(basename "$f")"; }
+}
 if command -v valgrind > /dev/null; then
 	for a in "" "-f json" "-f csv" "--batch 5720" "--batch 5721 -f json"; do
-		# shellcheck disable=SC2086
-		valgrind -q --leak-check=full --show-leak-kinds=all --error-exitcode=9 \
-			--suppressions="$TOP/userspace/tests/valgrind.supp" \
-			"$R" report $a "$EVIL" > /dev/null 2> "$OUT/vg.log"
-		[ $? = 0 ] && ok "valgrind clean: report $a" || { cat "$OUT/vg.log"; fail "valgrind: report $a"; }
+		vg "$EVIL" $a
+	done
+	for a in "" "-f json" "--batch 3" "--batch 12 -f json"; do
+		vg "$SYN" $a
 	done
 fi
 [ "$fails" = 0 ] && echo "test-report: all passed" || echo "test-report: $fails failed"
