@@ -71,7 +71,7 @@ userspace: deps
 plugin-install: userspace
 	@$(MAKE) --no-print-directory -s -C tracepoints O=$(BUILD)/tracepoints install
 
-$(TOOL): userspace/rcupoll.c userspace/Makefile
+$(TOOL): $(wildcard userspace/*.c userspace/*.h) userspace/Makefile
 	@$(MAKE) --no-print-directory -s -C userspace O=$(BUILD)/userspace
 
 run: kernel initramfs

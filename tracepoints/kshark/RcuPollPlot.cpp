@@ -1,63 +1,163 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * KernelShark plugin for rcu_poll, drawing side: each batch is a bar on
- * the graph of the CPU that started it, from batch start to batch end
- * (green, or red past 10 ms), and each quiescent-state observation is a
- * tick on the graph of the CPU that was observed.  A stuck batch is a
- * long red bar; the CPU holding it is the one whose tick comes last.
+ * KernelShark plugin for rcu_poll, drawing side: each batch is a box on
+ * the graph of the CPU that started it, from its start to its end (green,
+ * red above the threshold), drawn by KernelShark's own
+ * eventFieldIntervalPlot() as LatencyBoxes, so a double click marks its
+ * start (A) and end (B); a batch still in flight at the end is a red box
+ * to the end of the graph; each quiescent-state observation is a tick on
+ * the graph of the CPU observed.
+ *
+ * Pairing is per stream (the data lives in the stream's context) and per
+ * flavour: batch numbers count from 1 in each flavour, so rcu_poll 12 and
+ * rcu_poll_preempt 12 are different batches.
  */
+#include <cstdio>
+#include <iterator>
 #include <unordered_map>
 #include <vector>
 
 #include "rcu_poll_ks.h"
 #include "KsPlotTools.hpp"
 #include "KsPlugins.hpp"
+#include "KsPluginsGUI.hpp"
 
 using namespace KsPlot;
 
-struct Interval {
-	kshark_entry *start;
-	kshark_entry *end;
+/*
+ * KernelShark's main window, for marking entries on a double click.  It
+ * is the application's one window, the same for every stream, which is
+ * why it is not in the stream context.
+ */
+static void *gui;
+
+extern "C" void rcu_poll_set_gui(void *g)
+{
+	gui = g;
+}
+
+/* The boxes of one stream. */
+struct RcuPollPairs {
+	/*
+	 * Start and end entry of every batch that ended, each with the box
+	 * key: flavour, the CPU it is drawn on, slow or not.  Sorted by time,
+	 * as eventFieldIntervalPlot() wants.
+	 */
+	kshark_data_container *boxStarts, *boxEnds;
+	/* Batches in flight at the end: their starts, and the box key. */
+	std::vector<std::pair<kshark_entry *, int64_t>> open;
+	std::unordered_multimap<int, kshark_entry *> qsByCPU;
+	std::vector<int> flavours;
+	size_t nbatches = 0, nslow = 0;
+
+	RcuPollPairs()
+	{
+		boxStarts = kshark_init_data_container();
+		boxEnds = kshark_init_data_container();
+	}
+
+	~RcuPollPairs()
+	{
+		kshark_free_data_container(boxStarts);
+		kshark_free_data_container(boxEnds);
+	}
 };
 
-/* Batch intervals by the CPU that ran the batch; ticks by observed CPU. */
-static std::unordered_multimap<int, Interval> batchesByCPU;
-static std::unordered_multimap<int, kshark_entry *> qsByCPU;
-
-#define SLOW_NS		10000000LL
-
-/* Pair each start with the first end of the same batch number after it. */
-static void pairBatches(plugin_rcu_poll_context *ctx)
+extern "C" void rcu_poll_free_pairs(void *pairs)
 {
+	delete static_cast<RcuPollPairs *>(pairs);
+}
+
+static int64_t boxKey(int flavour, int cpu, bool slow)
+{
+	return ((int64_t)flavour << 32) | ((int64_t)cpu << 1) | slow;
+}
+
+/* Pair each start with the first end of the same flavour and number after it. */
+static RcuPollPairs *pairBatches(plugin_rcu_poll_context *ctx)
+{
+	RcuPollPairs *p = new RcuPollPairs;
 	std::unordered_map<int64_t, kshark_entry *> open;
 	kshark_data_field_int64 **s = ctx->starts->data, **e = ctx->ends->data;
-	size_t i = 0, j = 0, ns = ctx->starts->size, ne = ctx->ends->size;
+	ssize_t i = 0, j = 0, ns = ctx->starts->size, ne = ctx->ends->size;
 
 	kshark_data_container_sort(ctx->starts);
 	kshark_data_container_sort(ctx->ends);
 	kshark_data_container_sort(ctx->qs);
-	batchesByCPU.clear();
-	qsByCPU.clear();
+	for (int f = 0; f < ctx->nflavours; f++)
+		p->flavours.push_back(f);
 	while (i < ns || j < ne) {
 		if (i < ns && (j == ne || s[i]->entry->ts <= e[j]->entry->ts)) {
 			open[s[i]->field] = s[i]->entry;
 			i++;
-		} else {
-			auto it = open.find(e[j]->field);
-
-			if (it != open.end()) {
-				batchesByCPU.emplace(it->second->cpu, Interval{it->second, e[j]->entry});
-				open.erase(it);
-			}
-			j++;
+			continue;
 		}
+		auto it = open.find(e[j]->field);
+
+		if (it != open.end()) {
+			kshark_entry *start = it->second, *end = e[j]->entry;
+			bool slow = end->ts - start->ts > ctx->slow_ns;
+			int64_t key = boxKey(RCU_POLL_KEY_FLAVOUR(e[j]->field), start->cpu, slow);
+
+			kshark_data_container_append(p->boxStarts, start, key);
+			kshark_data_container_append(p->boxEnds, end, key);
+			p->nbatches++;
+			p->nslow += slow;
+			open.erase(it);
+		}
+		j++;
 	}
 	/* Batches still in flight at the end of the trace: stuck, or cut off. */
 	for (auto &o : open)
-		batchesByCPU.emplace(o.second->cpu, Interval{o.second, nullptr});
+		p->open.push_back({o.second, boxKey(RCU_POLL_KEY_FLAVOUR(o.first), o.second->cpu, true)});
+	kshark_data_container_sort(p->boxStarts);
+	kshark_data_container_sort(p->boxEnds);
 	for (ssize_t k = 0; k < ctx->qs->size; k++)
-		qsByCPU.emplace(ctx->qs->data[k]->field, ctx->qs->data[k]->entry);
-	ctx->paired = true;
+		p->qsByCPU.emplace(ctx->qs->data[k]->field, ctx->qs->data[k]->entry);
+	if (ctx->debug)
+		fprintf(stderr, "rcu_poll plugin: stream %d: %zu batches paired (%zu slow), %zu in flight, %zd quiescent states\n",
+			ctx->stream_id, p->nbatches, p->nslow, p->open.size(), ctx->qs->size);
+	return p;
+}
+
+/* A batch: a filled LatencyBox; double click marks its start and end. */
+class RcuPollBox : public LatencyBox {
+	void _doubleClick() const override
+	{
+		if (!gui || _data.size() < 2)
+			return;
+		markEntryA(gui, _data[0]->entry);
+		if (_data[1])
+			markEntryB(gui, _data[1]->entry);
+	}
+};
+
+static const Color slowColor(220, 30, 30), okColor(40, 170, 60), qsColor(30, 60, 200);
+
+static PlotObject *makeBox(Graph *graph, int b0, int b1, std::vector<kshark_data_field_int64 *> data,
+			   Color col)
+{
+	RcuPollBox *box = new RcuPollBox;
+	int base = graph->bin(0)._base.y(), h = graph->height();
+	int x0 = graph->bin(b0)._base.x(), x1 = graph->bin(b1)._base.x();
+
+	if (x1 < x0 + 2)
+		x1 = x0 + 2;
+	box->_data = data;
+	box->setFill(true);
+	box->setPoint(0, x0, base - h * 0.55 - h * 0.2);
+	box->setPoint(1, x0, base - h * 0.55);
+	box->setPoint(2, x1, base - h * 0.55);
+	box->setPoint(3, x1, base - h * 0.55 - h * 0.2);
+	box->_color = col;
+	return box;
+}
+
+/* The shape eventFieldIntervalPlot() draws for each pair it finds. */
+static PlotObject *intervalShape(std::vector<const Graph *> graph, std::vector<int> bins,
+				 std::vector<kshark_data_field_int64 *> data, Color col, float size)
+{
+	return makeBox(const_cast<Graph *>(graph[0]), bins[0], bins[1], data, col);
 }
 
 /* The bin of time @ts, clamped to the visible range. */
@@ -70,50 +170,52 @@ static int binOf(kshark_trace_histo *histo, Graph *graph, int64_t ts)
 	return (ts - histo->min) / histo->bin_size;
 }
 
-static Rectangle *bar(Graph *graph, int b0, int b1, int y, int h, const Color &c)
-{
-	Rectangle *r = new Rectangle;
-	int x0 = graph->bin(b0)._base.x(), x1 = graph->bin(b1)._base.x();
-
-	if (x1 < x0 + 2)
-		x1 = x0 + 2;
-	r->setPoint(0, x0, y);
-	r->setPoint(1, x0, y - h);
-	r->setPoint(2, x1, y - h);
-	r->setPoint(3, x1, y);
-	r->setFill(true);
-	r->_color = c;
-	return r;
-}
-
 extern "C" void draw_rcu_poll(struct kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 {
 	plugin_rcu_poll_context *ctx = __get_context(sd);
 	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
 	kshark_trace_histo *histo = argv->_histo;
 	Graph *graph = argv->_graph;
+	size_t before = std::distance(argv->_shapes->begin(), argv->_shapes->end());
+	RcuPollPairs *p;
 	int base, h;
 
 	if (!ctx || !(draw_action & KSHARK_CPU_DRAW) || graph->size() == 0)
 		return;
-	if (!ctx->paired)
-		pairBatches(ctx);
+	if (!ctx->pairs)
+		ctx->pairs = pairBatches(ctx);
+	p = static_cast<RcuPollPairs *>(ctx->pairs);
 	base = graph->bin(0)._base.y();
 	h = graph->height();
 
-	auto batches = batchesByCPU.equal_range(val);
-	for (auto it = batches.first; it != batches.second; ++it) {
-		const Interval &iv = it->second;
-		int64_t t1 = iv.end ? iv.end->ts : histo->max;
-		bool slow = !iv.end || t1 - iv.start->ts > SLOW_NS;
+	/* Batches that ended: KernelShark pairs the boxes' start and end in view. */
+	for (int f : p->flavours) {
+		for (int slow = 0; slow < 2; slow++) {
+			int64_t key = boxKey(f, val, slow);
+			auto check = [key](kshark_data_container *c, ssize_t i) {
+				return c->data[i]->field == key;
+			};
 
-		if (t1 < histo->min || iv.start->ts > histo->max)
-			continue;
-		argv->_shapes->push_front(bar(graph, binOf(histo, graph, iv.start->ts),
-					      binOf(histo, graph, t1), base - h * 0.55, h * 0.2,
-					      slow ? Color(220, 30, 30) : Color(40, 170, 60)));
+			eventFieldIntervalPlot(argv, p->boxStarts, check, p->boxEnds, check,
+					       intervalShape, slow ? slowColor : okColor, 1);
+		}
 	}
-	auto ticks = qsByCPU.equal_range(val);
+	/* In flight at the end: red to the end of the trace. */
+	for (auto &o : p->open) {
+		if (o.first->cpu != val || o.first->ts > histo->max)
+			continue;
+		kshark_data_field_int64 *start = nullptr, *none = nullptr;
+
+		for (ssize_t k = 0; k < ctx->starts->size; k++) {
+			if (ctx->starts->data[k]->entry == o.first) {
+				start = ctx->starts->data[k];
+				break;
+			}
+		}
+		argv->_shapes->push_front(makeBox(graph, binOf(histo, graph, o.first->ts),
+						  graph->size() - 1, { start, none }, slowColor));
+	}
+	auto ticks = p->qsByCPU.equal_range(val);
 	for (auto it = ticks.first; it != ticks.second; ++it) {
 		int64_t ts = it->second->ts;
 
@@ -122,7 +224,10 @@ extern "C" void draw_rcu_poll(struct kshark_cpp_argv *argv_c, int sd, int val, i
 		int b = binOf(histo, graph, ts);
 		Line *l = new Line(Point(graph->bin(b)._base.x(), base - h * 0.75),
 				   Point(graph->bin(b)._base.x(), base - h * 0.95));
-		l->_color = Color(30, 60, 200);
+		l->_color = qsColor;
 		argv->_shapes->push_front(l);
 	}
+	if (ctx->debug)
+		fprintf(stderr, "rcu_poll plugin: stream %d CPU %d: %zu shapes drawn\n", sd, val,
+			(size_t)std::distance(argv->_shapes->begin(), argv->_shapes->end()) - before);
 }

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcupoll: why a grace period took long, as one of a few named causes.
+ *
+ * A batch of rcu_poll ends when its own CPU polls it and finds that every
+ * CPU it waits for has passed a quiescent state since it started.  So its
+ * duration is the later of two waits:
+ *  - the last CPU to pass a quiescent state (CPU_HELD: what ran there,
+ *    without a context switch, and whether interrupts were on);
+ *  - the batch's own CPU polling it after that (NOT_POLLED: RCU_SOFTIRQ
+ *    did not run there, and what ran instead).
+ * The preempt flavour also waits for tasks preempted inside readers
+ * (PREEMPTED).  Callbacks can also wait for a batch to start at all
+ * (NO_START).
+ *
+ * A CPU's quiescent state is when it really passed one: its own
+ * rcu_poll_cpu_qs event after the batch started, if the trace has them;
+ * otherwise inferred from the first context switch there (every context
+ * switch is one), or from the kick if the CPU was idle.  When a poller
+ * noticed it (rcu_poll_qs) is not when it happened: one poll emits the
+ * events of every CPU, in CPU order.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-model.h"
+
+#define MS(ns) ((double)(ns) / 1e6)
+
+static void add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n >= len - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The preempt flavour's quiescent states: a switch, user mode or idle. */
+static bool preempt_qs(const char *how)
+{
+	return !strcmp(how, "switch") || !strcmp(how, "preempt") || !strcmp(how, "user") ||
+	       !strcmp(how, "idle");
+}
+
+/* The first rcu_poll_cpu_qs that counts for @g on @cpu, or NULL. */
+static struct cqs_ev *exact_qs(struct model *m, struct gp *g, int cpu, struct gp_cpu *c)
+{
+	struct cpu_tl *t = &m->cpus[cpu];
+	bool global = m->flv[g->flavour].global;
+	struct cqs_ev *q;
+	size_t i;
+
+	/* The counter snapshot precedes the start event a little: go back 1 ms. */
+	q = tl_cqs_after(t, g->start > 1000000 ? g->start - 1000000 : 0);
+	if (!q)
+		return NULL;
+	for (i = q - (struct cqs_ev *)t->cqs.v; i < t->cqs.n; i++) {
+		q = VEC_AT(&t->cqs, struct cqs_ev, i);
+		if (g->end && q->ts > g->end)
+			return NULL;
+		if (global && !preempt_qs(q->how))
+			continue;
+		/* With the poller's snapshot, the counter says which one counted. */
+		if (c->seen && !global && c->qs_after != c->qs_before) {
+			if (q->qs > c->qs_before)
+				return q;
+			continue;
+		}
+		if (q->ts >= g->start)
+			return q;
+	}
+	return NULL;
+}
+
+/* When CPU @cpu really passed a quiescent state for @g, and how we know. */
+static void find_qs(struct model *m, struct gp *g, int cpu)
+{
+	struct gp_cpu *c = gp_cpu(g, cpu);
+	struct cpu_tl *t = cpu < m->ncpus ? &m->cpus[cpu] : NULL;
+	u64 horizon = g->end ? g->end : m->last_ts;
+	struct sw_ev *sw;
+	int pid;
+	const char *comm;
+	u64 since;
+
+	c->qs_src = QS_NONE;
+	c->qs_pid = -1;
+	if (c->seen_how && !strcmp(c->seen_how, "offline")) {
+		c->qs = c->seen;
+		c->qs_src = QS_SEEN;
+		c->qs_how = "offline";
+		return;
+	}
+	if (m->has_cpu_qs && t) {
+		struct cqs_ev *q = exact_qs(m, g, cpu, c);
+
+		if (q && q->ts <= horizon) {
+			c->qs = q->ts;
+			c->qs_src = QS_EXACT;
+			c->qs_how = q->how;
+			tl_task_at(m, cpu, q->ts, &c->qs_pid, &c->qs_comm, &since);
+			if (q->pid >= 0 && (c->qs_pid < 0 || !strcmp(q->how, "switch") ||
+					    !strcmp(q->how, "preempt"))) {
+				struct sw_ev *s = tl_switch_before(t, q->ts);
+
+				if (s && s->ts == q->ts) {
+					c->qs_pid = s->prev_pid;
+					c->qs_comm = s->prev_comm;
+				}
+			}
+			return;
+		}
+		if (!c->seen)
+			return;
+	}
+	/* Inferred: every context switch is a quiescent state. */
+	sw = t ? tl_switch_after(t, g->start) : NULL;
+	if (sw && sw->ts <= horizon) {
+		c->qs = sw->ts;
+		c->qs_src = QS_SWITCH;
+		c->qs_how = "switch";
+		c->qs_pid = sw->prev_pid;
+		c->qs_comm = sw->prev_comm;
+	}
+	/* Idle at the start: the kick's reschedule is a quiescent state. */
+	tl_task_at(m, cpu, g->start, &pid, &comm, &since);
+	if (pid == 0 && m->has_switch) {
+		u64 at = c->kick >= g->start ? c->kick : g->start;
+
+		if (c->qs_src == QS_NONE || at < c->qs) {
+			c->qs = at;
+			c->qs_src = QS_IDLE;
+			c->qs_how = "idle";
+			c->qs_pid = 0;
+			c->qs_comm = comm;
+		}
+	}
+	/* A tick (user mode, idle, outside a reader) before the poller saw it. */
+	if (c->seen && (c->qs_src == QS_NONE || c->seen < c->qs)) {
+		c->qs = c->seen;
+		c->qs_src = QS_SEEN;
+		c->qs_how = "tick";
+		tl_task_at(m, cpu, c->seen, &c->qs_pid, &c->qs_comm, &since);
+	}
+}
+
+/* A CPU's own quiescent state (rcu_poll_cpu_qs "how"), in words. */
+static const char *qs_phrase(const char *how)
+{
+	static const struct { const char *how, *words; } w[] = {
+		{ "switch", "context switch" },
+		{ "preempt", "context switch (preempting a kernel-mode task)" },
+		{ "user", "tick in user mode" },
+		{ "idle", "quiescent state in idle" },
+		{ "kernel", "tick outside any reader" },
+		{ "softirq", "quiescent state between ksoftirqd's handlers" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		if (!strcmp(how, w[i].how))
+			return w[i].words;
+	}
+	return how;
+}
+
+/* Interrupts on @cpu in (from, to]: softirqs ran, or none for long. */
+static void irq_evidence(struct model *m, struct cause *k, int cpu)
+{
+	struct cpu_tl *t = cpu >= 0 && cpu < m->ncpus ? &m->cpus[cpu] : NULL;
+
+	k->irq = -1;
+	if (!t || !m->has_softirq)
+		return;
+	k->nsoftirq = tl_softirqs(t, k->from, k->to, -1);
+	if (k->nsoftirq)
+		k->irq = 1;
+	else if (k->to - k->from >= 20000000ULL)
+		k->irq = 0;
+}
+
+static const char *comm_or(const char *comm)
+{
+	return comm ? comm : "?";
+}
+
+/* "rcupoll_hold/1 (pid 628)", or what is known of it. */
+static void task_words(char *buf, size_t len, struct model *m, int pid, const char *comm)
+{
+	if (!m->has_switch && pid < 0)
+		add(buf, len, "an unknown task (the trace has no sched_switch events)");
+	else if (pid < 0)
+		add(buf, len, "an unknown task (no context switch there in the trace)");
+	else if (pid == 0)
+		add(buf, len, "the idle task");
+	else
+		add(buf, len, "%s (pid %d)", comm_or(comm), pid);
+}
+
+static void irq_words(char *buf, size_t len, struct cause *k, int cpu)
+{
+	char ts[TS_BUF], ts2[TS_BUF];
+
+	if (k->irq == 1)
+		add(buf, len, "; interrupts on (%lu softirqs ran on CPU %d meanwhile)", k->nsoftirq,
+		    cpu);
+	else if (k->irq == 0)
+		add(buf, len, "; no softirq ran on CPU %d from %s to %s: interrupts were probably off",
+		    cpu, fmt_ts(k->from, ts), fmt_ts(k->to, ts2));
+}
+
+static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, int cpu)
+{
+	k->lost = cpu >= 0 && cpu < m->ncpus ? tl_lost_in(&m->cpus[cpu], k->from, k->to) : 0;
+	if (k->lost)
+		add(buf, len, " (the ring buffer lost events on CPU %d in this window: the answer may be wrong)",
+		    cpu);
+}
+
+static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool none)
+{
+	struct cause *k = &g->cause;
+	struct gp_cpu *c = gp_cpu(g, cpu);
+	char ts[TS_BUF], ts2[TS_BUF];
+
+	k->kind = CAUSE_CPU_HELD;
+	k->cpu = cpu;
+	k->from = g->start;
+	k->to = to;
+	k->wait = to - g->start;
+	tl_task_at(m, cpu, g->start, &k->pid, &k->comm, &k->since);
+	irq_evidence(m, k, cpu);
+	snprintf(k->brief, sizeof(k->brief), "CPU %d held it: %s", cpu,
+		 k->pid < 0 ? "?" : comm_or(k->comm));
+	snprintf(k->text, sizeof(k->text), "CPU %d passed no quiescent state for %.1f ms: ", cpu,
+		 MS(k->wait));
+	if (k->pid == 0) {
+		/* Idle counts at its next tick or reschedule: the kick brings one. */
+		add(k->text, sizeof(k->text), "it was idle");
+		if (none)
+			add(k->text, sizeof(k->text), " and no tick or reschedule came to the end of the trace");
+		else if (c && c->qs_src == QS_IDLE)
+			add(k->text, sizeof(k->text), ", and the kick that rescheduled it came only at %s",
+			    fmt_ts(c->qs, ts2));
+		else if (c && c->qs_src != QS_NONE)
+			add(k->text, sizeof(k->text), " until its %s at %s",
+			    c->qs_src == QS_SEEN ? "quiescent state (seen by the poller)" :
+			    qs_phrase(c->qs_how), fmt_ts(c->qs, ts2));
+		irq_words(k->text, sizeof(k->text), k, cpu);
+		lost_words(k->text, sizeof(k->text), m, k, cpu);
+		return;
+	}
+	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+	if (k->pid >= 0) {
+		add(k->text, sizeof(k->text), " ran there without a context switch");
+		if (k->since)
+			add(k->text, sizeof(k->text), " from %s", fmt_ts(k->since, ts));
+		else
+			add(k->text, sizeof(k->text), " since before the trace began");
+	}
+	if (none)
+		add(k->text, sizeof(k->text), " to the end of the trace");
+	else if (c && (c->qs_src == QS_SWITCH || c->qs_src == QS_EXACT))
+		add(k->text, sizeof(k->text), " until its %s at %s", qs_phrase(c->qs_how),
+		    fmt_ts(c->qs, ts2));
+	else if (c && c->qs_src == QS_IDLE)
+		add(k->text, sizeof(k->text), " until it went idle at %s", fmt_ts(c->qs, ts2));
+	else if (c && c->qs_src == QS_SEEN)
+		add(k->text, sizeof(k->text),
+		    " until the poller saw it pass one at %s (a tick in user mode, idle or outside a reader)",
+		    fmt_ts(c->qs, ts2));
+	irq_words(k->text, sizeof(k->text), k, cpu);
+	lost_words(k->text, sizeof(k->text), m, k, cpu);
+}
+
+/* The first entry of softirq @vec on a CPU in (from, to], 0 if none. */
+static u64 first_softirq(struct cpu_tl *t, u64 from, u64 to, int vec)
+{
+	size_t i;
+
+	for (i = 0; i < t->sirq.n; i++) {
+		struct sirq_ev *s = VEC_AT(&t->sirq, struct sirq_ev, i);
+
+		if (s->ts > to)
+			break;
+		if (s->ts > from && s->what == SIRQ_ENTRY && s->vec == vec)
+			return s->ts;
+	}
+	return 0;
+}
+
+/* ksoftirqd/@cpu woken in the window: RCU_SOFTIRQ was deferred to it. */
+static struct wake_ev *ksoftirqd_woken(struct model *m, int cpu, u64 from, u64 to)
+{
+	char name[32];
+	int c;
+
+	snprintf(name, sizeof(name), "ksoftirqd/%d", cpu);
+	for (c = 0; c < m->ncpus; c++) {
+		struct cpu_tl *t = &m->cpus[c];
+		size_t i;
+
+		for (i = 0; i < t->wake.n; i++) {
+			struct wake_ev *w = VEC_AT(&t->wake, struct wake_ev, i);
+
+			if (w->ts > from && w->ts < to && !strcmp(w->comm, name))
+				return w;
+		}
+	}
+	return NULL;
+}
+
+static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 to)
+{
+	struct cause *k = &g->cause;
+	int cpu = g->owner >= 0 ? g->owner : g->end_cpu;
+	struct wake_ev *w;
+	char ts[TS_BUF], ts2[TS_BUF];
+
+	k->kind = CAUSE_NOT_POLLED;
+	k->cpu = cpu;
+	k->from = last_qs;
+	k->to = to;
+	k->wait = to - last_qs;
+	k->qs_within = last_qs - g->start;
+	tl_task_at(m, cpu, last_qs, &k->pid, &k->comm, &k->since);
+	irq_evidence(m, k, cpu);
+	snprintf(k->brief, sizeof(k->brief), "CPU %d did not poll: %s", cpu,
+		 k->pid < 0 ? "?" : comm_or(k->comm));
+	if (g->owner >= 0)
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; the batch's own CPU %d did not poll it for %.1f ms (RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), cpu, MS(k->wait));
+	else	/* one queue, polled from any CPU's softirq; CPU @cpu ended it */
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; no CPU polled the batch for %.1f ms (CPU %d, which ended it: RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), MS(k->wait), cpu);
+	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+	if (k->pid > 0 && k->since && k->since <= last_qs)
+		add(k->text, sizeof(k->text), ", running there since %s", fmt_ts(k->since, ts));
+	add(k->text, sizeof(k->text), ")");
+	w = m->has_wakeup ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
+	if (w)
+		add(k->text, sizeof(k->text), "; ksoftirqd/%d was woken at %s", cpu, fmt_ts(w->ts, ts));
+	if (m->has_softirq && cpu < m->ncpus) {
+		struct cpu_tl *t = &m->cpus[cpu];
+		u64 rcu_at = first_softirq(t, last_qs, to, RCU_SOFTIRQ_VEC);
+		u64 until = rcu_at ? rcu_at : to;
+		unsigned long other = tl_softirqs(t, last_qs, until, -1) -
+				      tl_softirqs(t, last_qs, until, RCU_SOFTIRQ_VEC);
+
+		if (!other)
+			add(k->text, sizeof(k->text), "; no interrupt was seen on CPU %d from %s %s %s",
+			    cpu, fmt_ts(last_qs, ts), rcu_at ? "until RCU_SOFTIRQ ran at" : "to",
+			    rcu_at ? fmt_ts(rcu_at, ts2) : "the end of the trace");
+		else
+			add(k->text, sizeof(k->text), "; %lu other softirqs ran there before %s", other,
+			    rcu_at ? "RCU_SOFTIRQ did" : "the end of the trace");
+	}
+	lost_words(k->text, sizeof(k->text), m, k, cpu);
+}
+
+/*
+ * Tasks holding CPU @cpu's counter when it flipped for @g: they took a
+ * reference before the flip and dropped it after (or never).
+ */
+static void holders(struct model *m, struct gp *g, int cpu, u64 flip, struct cause *k)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->pts.n && k->ntasks < CAUSE_MAX_TASKS; i++) {
+		struct pt_ev *p = VEC_AT(&m->pts, struct pt_ev, i);
+		u64 put = 0;
+
+		if (!p->get || p->cntr_cpu != cpu || p->ts > flip)
+			continue;
+		for (j = i + 1; j < m->pts.n; j++) {
+			struct pt_ev *q = VEC_AT(&m->pts, struct pt_ev, j);
+
+			if (q->pid == p->pid && !q->get) {
+				put = q->ts;
+				break;
+			}
+		}
+		if (put && put <= flip)
+			continue;
+		k->tasks[k->ntasks].pid = p->pid;
+		k->tasks[k->ntasks].comm = p->comm;
+		k->tasks[k->ntasks].cpu = p->cpu;
+		k->tasks[k->ntasks].got = p->ts;
+		k->tasks[k->ntasks].put = put;
+		k->ntasks++;
+	}
+}
+
+/* Stall warnings name the preempted tasks too (kind=task holdouts). */
+static void holders_from_stalls(struct model *m, struct gp *g, struct cause *k)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < m->stalls.n && k->ntasks < CAUSE_MAX_TASKS; i++) {
+		struct stall_ev *s = VEC_AT(&m->stalls, struct stall_ev, i);
+
+		if (!s->holdout || s->flavour != g->flavour || s->batch != g->nr ||
+		    strcmp(s->kind, "task"))
+			continue;
+		for (j = 0; j < k->ntasks; j++) {
+			if (k->tasks[j].pid == s->pid)
+				break;
+		}
+		if (j < k->ntasks)
+			continue;
+		k->tasks[k->ntasks].pid = s->pid;
+		k->tasks[k->ntasks].comm = s->comm;
+		k->tasks[k->ntasks].cpu = s->holdout_cpu;
+		k->tasks[k->ntasks].got = 0;
+		k->tasks[k->ntasks].put = 0;
+		k->ntasks++;
+	}
+}
+
+static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, u64 to,
+			      u64 flipped_within)
+{
+	struct cause *k = &g->cause;
+	char ts[TS_BUF];
+	int i;
+
+	k->kind = CAUSE_PREEMPTED;
+	k->cpu = cpu;
+	k->from = flip;
+	k->to = to;
+	k->wait = to - flip;
+	k->pid = -1;
+	if (m->has_preempt_task)
+		holders(m, g, cpu, flip, k);
+	holders_from_stalls(m, g, k);
+	snprintf(k->brief, sizeof(k->brief), "preempted tasks: %s",
+		 k->ntasks ? comm_or(k->tasks[0].comm) : "?");
+	snprintf(k->text, sizeof(k->text), "preempted tasks held the preempt flavour:");
+	for (i = 0; i < k->ntasks; i++) {
+		add(k->text, sizeof(k->text), "%s %d %s (preempted on CPU %d", i ? "," : "",
+		    k->tasks[i].pid, comm_or(k->tasks[i].comm), k->tasks[i].cpu);
+		if (k->tasks[i].put)
+			add(k->text, sizeof(k->text), ", released at %s)", fmt_ts(k->tasks[i].put, ts));
+		else
+			add(k->text, sizeof(k->text), ", %s)",
+			    g->end || k->tasks[i].got ? "still holding at the end" : "named by the stall warning");
+	}
+	if (!k->ntasks)
+		add(k->text, sizeof(k->text), " which ones, the trace cannot tell (record rcu_poll:rcu_poll_preempt_task)");
+	add(k->text, sizeof(k->text), "; CPU %d's counter drained %.1f ms after every CPU had flipped (within %.2f ms)",
+	    cpu, MS(k->wait), MS(flipped_within));
+	lost_words(k->text, sizeof(k->text), m, k, cpu);
+}
+
+/* Why @g took as long as it did (whether or not it counts as slow). */
+void explain_gp(struct model *m, struct gp *g)
+{
+	u64 horizon = g->end ? g->end : m->last_ts, last_qs = g->start;
+	int cpu, last_cpu = -1, none_cpu = -1;
+	struct gp_cpu *c;
+
+	memset(&g->cause, 0, sizeof(g->cause));
+	g->cause.pid = -1;
+	g->cause.inferred = !m->has_cpu_qs;
+	for (cpu = 0; cpu < g->ncpu; cpu++) {
+		if (!gp_waits_for(g, cpu))
+			continue;
+		find_qs(m, g, cpu);
+		c = gp_cpu(g, cpu);
+		if (c->qs_src == QS_NONE) {
+			if (none_cpu < 0)
+				none_cpu = cpu;
+		} else if (c->qs >= last_qs) {
+			last_qs = c->qs;
+			last_cpu = cpu;
+		}
+	}
+	if (none_cpu >= 0) {
+		explain_held(m, g, none_cpu, horizon, true);
+		return;
+	}
+	if (last_cpu < 0) {
+		g->cause.kind = CAUSE_UNKNOWN;
+		snprintf(g->cause.text, sizeof(g->cause.text), "it waited for no CPU the trace knows of");
+		return;
+	}
+	c = gp_cpu(g, last_cpu);
+	/* The preempt flavour: flipped early, but the counter drained late. */
+	if (m->flv[g->flavour].global) {
+		u64 drained = 0;
+		int dcpu = -1;
+
+		for (cpu = 0; cpu < g->ncpu; cpu++) {
+			struct gp_cpu *d = gp_cpu(g, cpu);
+
+			if (gp_waits_for(g, cpu) && d->seen > drained) {
+				drained = d->seen;
+				dcpu = cpu;
+			}
+		}
+		if (!g->end && drained < horizon)
+			drained = horizon;
+		if (dcpu >= 0 && drained - gp_cpu(g, dcpu)->qs > last_qs - g->start &&
+		    drained - gp_cpu(g, dcpu)->qs > (horizon - drained)) {
+			explain_preempted(m, g, dcpu, gp_cpu(g, dcpu)->qs, drained,
+					  last_qs - g->start);
+			return;
+		}
+	}
+	if (last_qs - g->start >= horizon - last_qs)
+		explain_held(m, g, last_cpu, last_qs, false);
+	else
+		explain_not_polled(m, g, last_qs, horizon);
+}
+
+/* --- callbacks that waited for a batch to start ------------------------- */
+
+static void explain_delay(struct model *m, struct delay *d)
+{
+	struct cause *k = &d->cause;
+	char ts[TS_BUF];
+
+	k->kind = CAUSE_NO_START;
+	k->cpu = d->cpu;
+	k->from = d->from;
+	k->to = d->to;
+	k->wait = d->to - d->from;
+	k->inferred = !m->has_cpu_qs;
+	tl_task_at(m, d->cpu, d->from, &k->pid, &k->comm, &k->since);
+	irq_evidence(m, k, d->cpu);
+	snprintf(k->brief, sizeof(k->brief), "no batch started on CPU %d: %s", d->cpu,
+		 k->pid < 0 ? "?" : comm_or(k->comm));
+	snprintf(k->text, sizeof(k->text),
+		 "no batch started for %.1f ms while %lu callbacks waited on CPU %d: ",
+		 MS(k->wait), d->ncbs, d->cpu);
+	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+	if (k->pid >= 0) {
+		struct sw_ev *sw = tl_switch_after(&m->cpus[d->cpu], d->from);
+
+		add(k->text, sizeof(k->text), " ran there");
+		if (!sw || sw->ts > d->to)
+			add(k->text, sizeof(k->text), " without a context switch");
+		if (k->since)
+			add(k->text, sizeof(k->text), " from %s", fmt_ts(k->since, ts));
+	}
+	irq_words(k->text, sizeof(k->text), k, d->cpu);
+	lost_words(k->text, sizeof(k->text), m, k, d->cpu);
+}
+
+static void add_delay(struct model *m, int flavour, int cpu, struct gp *next, u64 from, u64 to,
+		      unsigned long n)
+{
+	struct delay *d;
+
+	if (to <= from || to - from <= m->slow_ns)
+		return;
+	d = vec_push(&m->delays);
+	d->flavour = flavour;
+	d->cpu = cpu;
+	d->nr = next ? next->nr : 0;
+	d->from = from;
+	d->to = to;
+	d->ncbs = next && next->ncbs > (long)n ? (unsigned long)next->ncbs : n;
+	explain_delay(m, d);
+}
+
+/*
+ * For each CPU's batches (and its callbacks still queued at the end with
+ * no batch in flight), how long the oldest callback waited for a batch to
+ * start once the previous one had ended.  Only a CPU's own RCU_SOFTIRQ
+ * starts its batches.  Both lists are in time order: one pass each.
+ */
+static void find_delays_on(struct model *m, int flavour, int cpu)
+{
+	u64 prev_start = 0, prev_end = 0;
+	size_t gi, ci = 0;
+	bool in_flight = false;
+
+	for (gi = 0; gi <= m->gps.n; gi++) {
+		struct gp *g = gi < m->gps.n ? model_gp(m, gi) : NULL;
+		u64 limit = g ? g->start : m->last_ts, first = 0;
+		unsigned long n = 0;
+
+		if (g && (g->flavour != flavour || g->owner != cpu || g->before_trace))
+			continue;
+		for (; ci < m->calls.n; ci++) {
+			struct cb_call *c = VEC_AT(&m->calls, struct cb_call, ci);
+
+			if (c->ts > limit)
+				break;
+			if (c->flavour != flavour || c->cpu != cpu || c->ts <= prev_start)
+				continue;
+			/* Before the first batch seen: from a call that found none in flight. */
+			if (!first && (prev_start || !c->inflight))
+				first = c->ts;
+			n++;
+		}
+		/* Callbacks behind a batch still in flight wait for it, not for a start. */
+		if (n && first && !(g == NULL && in_flight))
+			add_delay(m, flavour, cpu, g, first > prev_end ? first : prev_end, limit, n);
+		if (!g)
+			break;
+		prev_start = g->start;
+		prev_end = g->end ? g->end : m->last_ts;
+		in_flight = !g->end;
+	}
+}
+
+static void find_delays(struct model *m)
+{
+	int f, cpu;
+
+	for (f = 0; f < m->nflv; f++) {
+		if (m->flv[f].global)
+			continue;
+		for (cpu = 0; cpu < m->ncpus; cpu++)
+			find_delays_on(m, f, cpu);
+	}
+}
+
+void explain_all(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->gps.n; i++) {
+		struct gp *g = model_gp(m, i);
+
+		/* In flight but younger than the threshold: only cut off by the end. */
+		g->slow = gp_duration(m, g) > m->slow_ns;
+		if (g->slow)
+			explain_gp(m, g);
+	}
+	find_delays(m);
+}
