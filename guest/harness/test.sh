@@ -362,13 +362,12 @@ for pass in $(seq 1 "$REPEAT"); do
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
 	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
-	# Contracts rcutorture does not check, the idle CPUs a batch must not
-	# wake, a real-time hog on CPU 1 (RT throttling off, as on an RT
-	# system), trace events toggled under load.
+	# Contracts rcutorture does not check (guest/tests/contracts.sh),
+	# trace events toggled under load.
 	boot poll-contracts poll 4 "" "" 900 \
 		"contracts preempt-user" "contracts poll-offline" "contracts softirq-qs" \
 		"contracts irqoff-calls" "contracts stall-reset" "contracts cookies" \
-		"contracts flood-bound" "idle 50" "rt" "trace-toggle 200"
+		"contracts flood-bound" "trace-toggle 200"
 	# A callback queued before rcu_init().
 	boot poll-early poll 2 "rcu_poll.early_call_rcu" "" 300 \
 		"cpus 2" "contracts early-call-rcu"

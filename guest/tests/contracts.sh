@@ -146,19 +146,26 @@ cookies)
 	c=$(cat $D/test/cookies)
 	echo "$c"
 	threads_done 30
+	# At least the cookie before the first stuck batch and one after it;
+	# each other CPU adds one unless a batch of its own was already stuck
+	# behind the hold when its cookie was taken (then its request joins
+	# that batch): 3 or more is usual, not guaranteed.
 	out=$(field outstanding "$c")
-	[ "$out" -ge 3 ] || fail "only $out cookies outstanding: batches ended under the hold?"
+	[ "$out" -ge 2 ] || fail "only $out cookies outstanding: batches ended under the hold?"
 	[ "$out" -le "$(field max_full "$c")" ] ||
 		fail "$out distinct cookies outstanding, NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE is $(field max_full "$c")"
 	[ "$out" -le "$(field max "$c")" ] ||
 		fail "$out distinct cookies outstanding, NUM_ACTIVE_RCU_POLL_OLDSTATE is $(field max "$c")"
 	;;
 flood-bound)
-	# Above qhimark a softirq pass invokes callbacks for rcu_poll.resched_ns
-	# (3 ms) at most, checked every 32 callbacks: with callbacks of
-	# 100 us each, no pass can invoke more than 30 + 32.  2000 of them
-	# wait behind a hold of CPU 1, so they are ready at once, far above
-	# qhimark (100 for the test).
+	# Above qhimark a softirq pass invokes callbacks in chunks of 32 and
+	# stops after the chunk in which rcu_poll.resched_ns (3 ms) ran out.
+	# Every chunk before the last one started before 3 ms had passed,
+	# so with callbacks of 100 us each (test_rcu_poll's queue_slow) a
+	# pass runs at most 29 of them before its last chunk: at most
+	# 29 + 32 = 61 in one pass, whatever other callbacks share it.
+	# 2000 of them wait behind a hold of CPU 1, so they are ready at
+	# once, far above qhimark (100 for the test).
 	old_q=$(cat $P/qhimark)
 	put $P/qhimark 100
 	put $T/tracing_on 0
@@ -166,6 +173,7 @@ flood-bound)
 	: > $T/trace
 	put $T/events/rcu/rcu_batch_start/enable 1
 	put $T/events/rcu/rcu_batch_end/enable 1
+	put $T/events/rcu/rcu_invoke_callback/enable 1
 	put $T/tracing_on 1
 	put $D/test/hold "1 1000"
 	put $D/test/queue_slow "2000 0"
@@ -173,21 +181,24 @@ flood-bound)
 	put $T/tracing_on 0
 	put $T/events/rcu/enable 0
 	put $P/qhimark "$old_q"
-	grep -E 'rcu_batch_(start|end): rcu_poll ' $T/trace > /tmp/flood.txt
+	expect_eq "events overrun" 0 "$(sed -n 's/^overrun: //p' $T/per_cpu/cpu0/stats)"
+	grep -E 'rcu_batch_(start|end): rcu_poll |rcu_invoke_callback: rcu_poll .*func=rcu_poll_test_slow_cb' \
+		$T/trace > /tmp/flood.txt
 	awk '
-	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i + 0; break } }
-	/rcu_batch_start:/ { cpu = $0; sub(/.*\[/, "", cpu); sub(/\].*/, "", cpu); start[cpu + 0] = ts }
+	{ cpu = $0; sub(/^[^[]*\[/, "", cpu); sub(/\].*/, "", cpu); cpu += 0 }
+	/rcu_batch_start:/ { slow[cpu] = 0; open[cpu] = 1; next }
+	/rcu_invoke_callback:/ { slow[cpu]++; total++; next }
 	/rcu_batch_end:/ {
-		cpu = $0; sub(/.*\[/, "", cpu); sub(/\].*/, "", cpu); cpu += 0
+		if (!open[cpu]) next
+		open[cpu] = 0; passes++
 		n = $0; sub(/.*CBs-invoked=/, "", n); n += 0
-		passes++; total += n
 		if (n > maxn) maxn = n
-		if (cpu in start && ts - start[cpu] > maxt) maxt = ts - start[cpu]
+		if (slow[cpu] > maxs) maxs = slow[cpu]
 	}
 	END {
-		printf "passes %d, callbacks %d, most in one pass %d, longest pass %.3f ms\n", passes, total, maxn, maxt * 1000
-		if (total < 2000) { print "FAIL: only " total " callbacks traced"; exit 1 }
-		if (maxn > 62) { print "FAIL: one softirq pass invoked " maxn " callbacks of 100 us (bound: 62)"; exit 1 }
+		printf "passes %d, slow callbacks %d, most slow ones in one pass %d (callbacks in that pass or another: at most %d)\n", passes, total, maxs, maxn
+		if (total != 2000) { print "FAIL: " total + 0 " slow callbacks traced, want 2000"; exit 1 }
+		if (maxs > 61) { print "FAIL: one softirq pass invoked " maxs " callbacks of 100 us (bound: 61)"; exit 1 }
 	}' /tmp/flood.txt || fail "unbounded invocation pass"
 	;;
 no-preempt)
