@@ -35,7 +35,7 @@ GUEST_FILES := guest/harness/init guest/harness/run-guest-tests guest/harness/ba
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture torture-matrix export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -130,6 +130,16 @@ torture: tree
 	@$(MAKE) --no-print-directory kernel initramfs VARIANT=poll
 	@OUT=$(BUILD)/torture SUITE=torture TORTURE_SECS=$(TORTURE_SECS) TORTURE_SMP=$(TORTURE_SMP) \
 		KERNEL_poll=$(call kernel,poll) INITRD_poll=$(call initrd,poll) guest/harness/test.sh
+
+# The scenario matrix (guest/configs/scenarios/POLLnn.config, after
+# upstream's rcutorture TREEnn): one kernel per scenario, its torture
+# runs and contract tests.  SCENARIOS="POLL01 POLL03" picks some (all by
+# default); SMOKE=1 shortens every torture run to 10 s.  Not part of
+# make test (a smoke run of POLL02 is).
+SCENARIOS ?=
+SMOKE ?= 0
+torture-matrix: tree userspace
+	@OUT=$(BUILD)/torture-matrix SMOKE=$(SMOKE) BUILD=$(BUILD) guest/harness/torture-matrix.sh $(SCENARIOS)
 
 # Write the extracted tree's commits (since the pristine tag) to patches/.
 export:

@@ -214,6 +214,21 @@ if [ "$mode" != preempt ]; then
 		fail "a warning names CPUs other than CPU 1"
 	grep -q "NMI backtrace for cpu 1\|Task dump for CPU 1\|CPU: 1 PID" /tmp/kmsg ||
 		fail "no stack of CPU 1"
+	# The holdout's context: its ticks interrupt the hold with
+	# preemption disabled; with interrupts off it takes none (its last
+	# tick came before the hold, and the warning comes 3 s later).
+	if [ "$mode" = hold ]; then
+		ctx="CPU 1 context: kernel, preemption disabled (preempt_count 0x1) at its last tick [0-9]* ms ago;"
+	else
+		ctx="CPU 1 context: [a-z, ]* (preempt_count 0x[0-9a-f]*) at its last tick [0-9]* ms ago (no tick since: interrupts disabled?);"
+	fi
+	grep "rcu_poll:   CPU 1 context" /tmp/kmsg | head -n 2
+	grep -q "rcu_poll:   $ctx RCU_SOFTIRQ [a-z ]*, ksoftirqd/1 [a-z]*; callbacks nxt [0-9]* cur [0-9]* done [0-9]*; its batch [0-9]*$" /tmp/kmsg ||
+		fail "the warning does not give CPU 1's context as '$ctx'"
+	if [ "$mode" = hold ]; then
+		grep -q "^context cpu=1 where=kernel pc=0x1 tick_ms=[0-9]* no_tick=0 rcu_softirq=[01] ksoftirqd=[a-z]* nxt=[0-9]* cur=[0-9]* done=[0-9]* batch=[0-9]*$" /tmp/gp ||
+			fail "debugfs gp has no context record for CPU 1 with preemption disabled"
+	fi
 fi
 echo "ok: $w"
 case $w in
