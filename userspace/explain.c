@@ -19,6 +19,15 @@
  * switch is one), or from the kick if the CPU was idle.  When a poller
  * noticed it (rcu_poll_qs) is not when it happened: one poll emits the
  * events of every CPU, in CPU order.
+ *
+ * A grace period of Tree RCU ends when its kthread sees that every CPU's
+ * quiescent state has been reported to the rcu_node tree.  A CPU passes
+ * one ("cpuqs", traced on that CPU: exact), then reports it from its
+ * RCU_SOFTIRQ (rcu_quiescent_state_report); an idle CPU is reported by
+ * an FQS scan ("dti").  So the wait is the latest of: a CPU passing its
+ * quiescent state (CPU_HELD, as for rcu_poll), a CPU reporting one it
+ * passed (NOT_POLLED: its RCU_SOFTIRQ did not run), or the kthread ending
+ * the grace period after the last report (NOT_POLLED, cpu -1).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -80,6 +89,34 @@ static struct cqs_ev *exact_qs(struct model *m, struct gp *g, int cpu, struct gp
 	return NULL;
 }
 
+/*
+ * Tree RCU: the CPU's own "cpuqs", else the FQS scan that found it idle,
+ * else the report (a quiescent state the trace did not show, such as
+ * going offline).  What ran there until then: the task at that moment
+ * (cpuqs is traced before the context switch it belongs to).
+ */
+static void find_qs_tree(struct model *m, struct gp *g, int cpu, struct gp_cpu *c)
+{
+	u64 since;
+
+	if (c->cpuqs && (!c->fqs || c->cpuqs <= c->fqs)) {
+		c->qs = c->cpuqs;
+		c->qs_src = QS_EXACT;
+		c->qs_how = "cpuqs";
+	} else if (c->fqs) {
+		c->qs = c->fqs;
+		c->qs_src = QS_IDLE;
+		c->qs_how = "idle";
+	} else if (c->seen) {
+		c->qs = c->seen;
+		c->qs_src = QS_SEEN;
+		c->qs_how = "report";
+	} else {
+		return;
+	}
+	tl_task_at(m, cpu, c->qs, &c->qs_pid, &c->qs_comm, &since);
+}
+
 /* When CPU @cpu really passed a quiescent state for @g, and how we know. */
 static void find_qs(struct model *m, struct gp *g, int cpu)
 {
@@ -93,6 +130,10 @@ static void find_qs(struct model *m, struct gp *g, int cpu)
 
 	c->qs_src = QS_NONE;
 	c->qs_pid = -1;
+	if (m->flv[g->flavour].tree) {
+		find_qs_tree(m, g, cpu, c);
+		return;
+	}
 	if (c->seen_how && !strcmp(c->seen_how, "offline")) {
 		c->qs = c->seen;
 		c->qs_src = QS_SEEN;
@@ -162,6 +203,8 @@ static const char *qs_phrase(const char *how)
 		{ "idle", "quiescent state in idle" },
 		{ "kernel", "tick outside any reader" },
 		{ "softirq", "quiescent state between ksoftirqd's handlers" },
+		{ "cpuqs", "quiescent state (cpuqs)" },
+		{ "report", "quiescent state (reported)" },
 	};
 	size_t i;
 
@@ -463,6 +506,75 @@ static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, 
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
 }
 
+/*
+ * Tree RCU, every CPU passed its quiescent state, the last one (@cpu) at
+ * @last_qs: the longest of three waits made the grace period late.
+ */
+static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u64 horizon)
+{
+	struct cause *k = &g->cause;
+	u64 last_rep = 0, held = last_qs - g->start;
+	int rcpu = -1, c;
+	char ts[TS_BUF];
+
+	for (c = 0; c < g->ncpu; c++) {
+		struct gp_cpu *d = gp_cpu(g, c);
+
+		if (gp_waits_for(g, c) && d->seen > last_rep) {
+			last_rep = d->seen;
+			rcpu = c;
+		}
+	}
+	if (rcpu < 0 || last_rep < last_qs)
+		last_rep = last_qs;
+	if (held >= last_rep - last_qs && held >= horizon - last_rep) {
+		explain_held(m, g, cpu, last_qs, false);
+		return;
+	}
+	k->kind = CAUSE_NOT_POLLED;
+	k->qs_within = held;
+	if (rcpu >= 0 && last_rep - gp_cpu(g, rcpu)->qs > horizon - last_rep &&
+	    gp_cpu(g, rcpu)->qs_src == QS_EXACT) {
+		/* Passed, but its RCU_SOFTIRQ did not report it. */
+		u64 qs = gp_cpu(g, rcpu)->qs;
+
+		k->cpu = rcpu;
+		k->from = qs;
+		k->to = last_rep;
+		k->wait = last_rep - qs;
+		tl_task_at(m, rcpu, qs, &k->pid, &k->comm, &k->since);
+		irq_evidence(m, k, rcpu);
+		snprintf(k->brief, sizeof(k->brief), "CPU %d did not report: %s", rcpu,
+			 k->pid < 0 ? "?" : comm_or(k->comm));
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; CPU %d reported its own %.1f ms after passing it (its RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), rcpu, MS(k->wait));
+		task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+		add(k->text, sizeof(k->text), ")");
+		if (m->has_softirq && rcpu < m->ncpus) {
+			u64 at = first_softirq(&m->cpus[rcpu], qs, last_rep, RCU_SOFTIRQ_VEC);
+
+			if (at)
+				add(k->text, sizeof(k->text), "; RCU_SOFTIRQ ran at %s", fmt_ts(at, ts));
+		}
+		lost_words(k->text, sizeof(k->text), m, k, rcpu);
+		return;
+	}
+	/* Reported in time; the grace-period kthread ended it late. */
+	k->cpu = -1;
+	k->from = last_rep;
+	k->to = horizon;
+	k->wait = horizon - last_rep;
+	k->pid = -1;
+	snprintf(k->brief, sizeof(k->brief), "kthread ended it late");
+	snprintf(k->text, sizeof(k->text),
+		 "every CPU's quiescent state was reported within %.2f ms; the grace-period kthread %s it %.1f ms later (%d FQS scan%s)",
+		 MS(last_rep - g->start), g->end ? "ended" : "had not ended", MS(k->wait), g->nfqs,
+		 g->nfqs == 1 ? "" : "s");
+	if (g->tasks)
+		add(k->text, sizeof(k->text), "; preempted readers blocked it (gp_tasks)");
+}
+
 /* Why @g took as long as it did (whether or not it counts as slow). */
 void explain_gp(struct model *m, struct gp *g)
 {
@@ -496,6 +608,10 @@ void explain_gp(struct model *m, struct gp *g)
 		return;
 	}
 	c = gp_cpu(g, last_cpu);
+	if (m->flv[g->flavour].tree) {
+		explain_tree(m, g, last_cpu, last_qs, horizon);
+		return;
+	}
 	/* The preempt flavour: flipped early, but the counter drained late. */
 	if (m->flv[g->flavour].global) {
 		u64 drained = 0;
