@@ -531,13 +531,13 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		explain_held(m, g, cpu, last_qs, false);
 		return;
 	}
-	k->kind = CAUSE_NOT_POLLED;
 	k->qs_within = held;
 	if (rcpu >= 0 && last_rep - gp_cpu(g, rcpu)->qs > horizon - last_rep &&
 	    gp_cpu(g, rcpu)->qs_src == QS_EXACT) {
 		/* Passed, but its RCU_SOFTIRQ did not report it. */
 		u64 qs = gp_cpu(g, rcpu)->qs;
 
+		k->kind = CAUSE_NOT_REPORTED;
 		k->cpu = rcpu;
 		k->from = qs;
 		k->to = last_rep;
@@ -561,6 +561,7 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		return;
 	}
 	/* Reported in time; the grace-period kthread ended it late. */
+	k->kind = CAUSE_KTHREAD;
 	k->cpu = -1;
 	k->from = last_rep;
 	k->to = horizon;

@@ -93,6 +93,8 @@ static const char *cause_code(enum cause_kind k)
 	case CAUSE_PREEMPTED: return "preempted";
 	case CAUSE_NO_START: return "no_start";
 	case CAUSE_UNKNOWN: return "unknown";
+	case CAUSE_NOT_REPORTED: return "not_reported";
+	case CAUSE_KTHREAD: return "gp_kthread";
 	default: return "";
 	}
 }
@@ -357,8 +359,9 @@ static void table_batches(struct model *m, struct opts *o)
 			continue;
 		table_row(&t, m->flv[g->flavour].name, I(g->nr),
 			  g->owner >= 0 ? I(g->owner) : TABLE_NULL_INT, g->start, g->end,
-			  US(gp_duration(m, g)), I(!g->end), I(g->slow), I(g->ncbs),
-			  cause_code(k->kind), has ? I(k->cpu) : TABLE_NULL_INT,
+			  US(gp_duration(m, g)), I(!g->end), I(g->slow),
+			  g->ncbs >= 0 ? I(g->ncbs) : TABLE_NULL_INT,
+			  cause_code(k->kind), has && k->cpu >= 0 ? I(k->cpu) : TABLE_NULL_INT,
 			  has && k->pid >= 0 ? I(k->pid) : TABLE_NULL_INT,
 			  has && k->pid >= 0 ? k->comm : NULL, has ? US(k->wait) : NAN,
 			  has ? k->text : NULL);
@@ -381,7 +384,8 @@ static void table_delays(struct model *m, struct opts *o)
 	if (o->fmt == FMT_TEXT) {
 		char ts[TS_BUF];
 
-		printf("\ncallbacks that waited over %g ms for a batch to start\n", o->slow_ms);
+		printf("\ncallbacks that waited over %g ms for a batch to start%s\n", o->slow_ms,
+		       m->tree ? " (rcu_poll only: Tree RCU does not trace which grace period a callback waits for)" : "");
 		for (i = 0; i < m->delays.n; i++) {
 			struct delay *d = VEC_AT(&m->delays, struct delay, i);
 
@@ -670,8 +674,8 @@ static void gp_timeline(struct model *m, struct gp *g, struct vec *items)
 			tl_add(items, c->fqs, g->start_cpu, "FQS scan: CPU %d %s", cpu,
 			       !strcmp(c->fqs_how, "dti") ? "idle (dti), reported for it" : c->fqs_how);
 		if (c->qs_src == QS_EXACT)
-			tl_add(items, c->qs, cpu, "quiescent state (%s) <- counts for this batch",
-			       c->qs_how);
+			tl_add(items, c->qs, cpu, "quiescent state (%s) <- counts for this %s",
+			       c->qs_how, gp_noun(m));
 		if (!t)
 			continue;
 		for (s = tl_switch_after(t, g->start); s && s->ts <= to;
@@ -730,7 +734,7 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 	}
 	if (g->ncbs >= 0)
 		printf(" with %ld callback%s,", g->ncbs, g->ncbs == 1 ? "" : "s");
-	printf(" waiting for %d CPUs", g->nwait);
+	printf("%s waiting for %d CPUs", g->ncbs >= 0 ? "" : ",", g->nwait);
 	if (m->flv[g->flavour].tree)
 		printf(", %d FQS scan%s", g->nfqs, g->nfqs == 1 ? "" : "s");
 	printf("\n");

@@ -64,6 +64,8 @@ enum cause_kind {
 	CAUSE_PREEMPTED,	/* preempted tasks held the preempt flavour */
 	CAUSE_NO_START,		/* callbacks waited, no batch started */
 	CAUSE_UNKNOWN,		/* the trace lacks what would tell */
+	CAUSE_NOT_REPORTED,	/* Tree: a CPU passed one, reported it late */
+	CAUSE_KTHREAD,		/* Tree: all reported; the kthread ended it late */
 };
 
 #define CAUSE_MAX_TASKS 8

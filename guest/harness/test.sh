@@ -333,6 +333,7 @@ esac
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
 host_test report t_userspace_script test-report
+host_test report-tree t_userspace_script test-tree
 host_test cli t_userspace_script test-cli
 host_test kshark-streams t_userspace_script test-kshark
 host_test kshark-loads t_kshark_loads
