@@ -58,8 +58,15 @@ kernel: tree
 initramfs: kernel userspace
 	@$(MAKE) --no-print-directory $(INITRD)
 
-$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL)
-	@guest/harness/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace
+$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL) \
+		$(BUILD)/modules-%/rcu_scenario.ko
+	@guest/harness/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace $(BUILD)/modules-$*
+
+# Out-of-tree modules (guest/modules/: rcu_scenario, the scenarios any RCU
+# can run), built against the variant's object dir after its kernel.
+$(BUILD)/modules-%/rcu_scenario.ko: guest/modules/rcu_scenario.c guest/modules/Kbuild \
+		guest/harness/build-modules.sh $(BUILD)/obj-%/modroot
+	@guest/harness/build-modules.sh $(BUILD)/obj-$* $(BUILD)/modules-$*
 
 # The capture tool, for the guest and the host alike, and the
 # libtraceevent plugin for trace-cmd report and KernelShark.

@@ -361,7 +361,8 @@ for pass in $(seq 1 "$REPEAT"); do
 	[ "$pass" = 1 ] && host_test host-report-trace t_host_report "${PASS_DIR}poll-smp2" rcu_poll
 	# Observability: trace events, debugfs files, stall warnings, with the
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
-	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300"
+	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300" \
+		"held"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
 	# Contracts rcutorture does not check, the idle CPUs a batch must not
 	# wake, a real-time hog on CPU 1 (RT throttling off, as on an RT
@@ -376,9 +377,10 @@ for pass in $(seq 1 "$REPEAT"); do
 	boot poll-smp4 poll 4 "" "" 600 \
 		"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4 gp_exp=1"
 
-	# Tree RCU, the baseline, from the same patched tree.
+	# Tree RCU, the baseline, from the same patched tree; held: rcupoll
+	# records and explains a grace period CPU 1 holds 3 s (rcu_scenario).
 	boot tree-smp2 tree 2 "" "" 600 \
-		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held"
 
 	# make bench, smoke mode: one short run of every measurement on each RCU,
 	# so the benchmark cannot rot (no assertions on speed).
