@@ -86,6 +86,20 @@ if command -v valgrind > /dev/null; then
 		ok "valgrind clean on the Tree trace" || fail "valgrind: $(head -5 "$OUT/vg.txt")"
 fi
 
+# --- 3. the libtraceevent plugin names the positional fields ------------
+make --no-print-directory -s -C "$TOP/tracepoints" O="$OUT/tracepoints" || fail "libtraceevent plugin build"
+TRACEEVENT_PLUGIN_DIR=$OUT/tracepoints trace-cmd report -i "$SYN" > "$OUT/plugin.txt" 2>/dev/null
+trace-cmd report -N -i "$SYN" > "$OUT/noplugin.txt" 2>/dev/null
+for want in \
+	"rcu_grace_period_init: rcu_preempt gp_seq=-1195 level=0 cpus=0-1 qsmask=0x3" \
+	"rcu_quiescent_state_report: rcu_preempt gp_seq=-1195 level=0 cpus=0-1 reported=0x1 still=0x2 tasks=0" \
+	"rcu_grace_period:     rcu_preempt gp_seq=-1195 cpuqs" \
+	"rcu_fqs:              rcu_preempt gp_seq=-1195 cpu=1 dti"; do
+	grep -qF -- "$want" "$OUT/plugin.txt" && ok "plugin: '$want'" || fail "plugin: no '$want' in $OUT/plugin.txt"
+done
+grep -qF "rcu_quiescent_state_report: rcu_preempt -1195 1>2 0 0 1 0" "$OUT/noplugin.txt" &&
+	ok "without the plugin: the positional default" || fail "trace-cmd report -N does not print the default"
+
 # --- 2. the fixture from the Tree RCU guest: CPU 1 held 3 s --------------
 FIX=$T/tree-hold.dat
 if [ -f "$FIX" ]; then
