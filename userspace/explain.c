@@ -290,6 +290,9 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		add(k->text, sizeof(k->text), "it was idle");
 		if (none)
 			add(k->text, sizeof(k->text), " and no tick or reschedule came to the end of the trace");
+		else if (c && c->qs_src == QS_IDLE && m->flv[g->flavour].tree)
+			add(k->text, sizeof(k->text), ", and the FQS scan that found it idle (dti) came only at %s",
+			    fmt_ts(c->qs, ts2));
 		else if (c && c->qs_src == QS_IDLE)
 			add(k->text, sizeof(k->text), ", and the kick that rescheduled it came only at %s",
 			    fmt_ts(c->qs, ts2));

@@ -30,9 +30,9 @@ void usage_record(FILE *f)
 	fprintf(f,
 		"usage: rcupoll record [OPTIONS] [--] [COMMAND [ARGS...]]\n"
 		"\n"
-		"Trace rcu_poll:* (a Tree RCU kernel has none), rcu:*, sched:sched_switch,\n"
-		"sched:sched_wakeup and irq:softirq_raise/entry/exit while COMMAND runs, or for\n"
-		"--duration seconds, in a\n"
+		"Trace rcu_poll:*, rcu:*, sched:sched_switch, sched:sched_wakeup and\n"
+		"irq:softirq_raise/entry/exit while COMMAND runs, or for --duration seconds (on a\n"
+		"Tree RCU kernel: rcu:* but rcu_utilization and rcu_dyntick), in a\n"
 		"tracefs instance of its own (rcupoll-record-PID), and write a trace.dat that\n"
 		"trace-cmd, KernelShark and rcupoll report read.  The top-level tracing state\n"
 		"is not touched.\n"

@@ -117,6 +117,15 @@ static void enable_events(struct rp_instance *ri)
 		if (tracefs_event_enable(ri->inst, e->system, e->name) < 0 && required)
 			die("cannot enable the %s events in instance %s", e->system, ri->name);
 	}
+	/*
+	 * Tree RCU: rcu_utilization and rcu_dyntick fire at every context
+	 * switch and idle transition, two thirds of the events of an idle
+	 * guest, and nothing read from a trace uses them.
+	 */
+	if (rp_tree_kernel) {
+		tracefs_event_disable(ri->inst, "rcu", "rcu_utilization");
+		tracefs_event_disable(ri->inst, "rcu", "rcu_dyntick");
+	}
 }
 
 struct rp_instance *instance_create(const char *what, unsigned long kb, bool overwrite)

@@ -105,6 +105,16 @@ FIX=$T/tree-hold.dat
 if [ -f "$FIX" ]; then
 	"$R" report "$FIX" > "$OUT/fix.txt" 2>&1 || fail "report of $FIX failed: $(head -3 "$OUT/fix.txt")"
 	sed -n '1,20p' "$OUT/fix.txt"
+	expect_line "$OUT/fix.txt" "  rcu_preempt gp_seq 385, started 3.375224, took 2991.8 ms:" \
+		"tree-hold.dat: the held grace period by its gp_seq"
+	expect_line "$OUT/fix.txt" \
+		"    CPU 1 passed no quiescent state for 2991.3 ms: rcupoll_hold/1 (pid 97) ran there without a context switch from 3.366325 until its quiescent state (cpuqs) at 6.366489; interrupts on (49 softirqs ran on CPU 1 meanwhile)" \
+		"tree-hold.dat: CPU 1 and rcupoll_hold/1 named as the reason"
+	"$R" report --batch 385 "$FIX" > "$OUT/fix-385.txt" || fail "report --batch 385 of the fixture failed"
+	expect_line "$OUT/fix-385.txt" "    1  6.366489 +2991.265 ms cpuqs (traced)                        6.366540 +2991.316 ms" \
+		"tree-hold.dat --batch 385: CPU 1's cpuqs and its report"
+	expect_line "$OUT/fix-385.txt" "       until then: rcupoll_hold/1 (pid 97)" \
+		"tree-hold.dat --batch 385: what ran on CPU 1 until then"
 	# The slowest grace period: held by rcupoll_hold/1 on CPU 1.
 	python3 - "$R" "$FIX" <<'PY' && ok "tree-hold.dat: the 3 s grace period was held by rcupoll_hold/1 on CPU 1" || fail "tree-hold.dat: no grace period held by rcupoll_hold/1 on CPU 1 for over 2.5 s"
 import json, subprocess, sys
