@@ -100,8 +100,9 @@ static void pairInto(plugin_rcu_poll_context *ctx, RcuPollPairs *p, kshark_data_
 	std::unordered_map<int64_t, kshark_entry *> open;
 	kshark_data_field_int64 **s = starts->data, **e = ends->data;
 	ssize_t i = 0, j = 0, ns = starts->size, ne = ends->size;
-	auto mapKey = [lane](kshark_data_field_int64 *d) {
-		return lane ? d->field | ((int64_t)d->entry->cpu << 56) : d->field;
+	/* Lane 1's keys hold the CPU already (cpustart, cpuqs, rcu_fqs's CPU). */
+	auto mapKey = [](kshark_data_field_int64 *d) {
+		return d->field;
 	};
 
 	kshark_data_container_sort(starts);
@@ -117,7 +118,8 @@ static void pairInto(plugin_rcu_poll_context *ctx, RcuPollPairs *p, kshark_data_
 		if (it != open.end()) {
 			kshark_entry *start = it->second, *end = e[j]->entry;
 			bool slow = end->ts - start->ts > ctx->slow_ns;
-			int64_t key = boxKey(RCU_POLL_KEY_FLAVOUR(e[j]->field), start->cpu, slow, lane);
+			int64_t key = boxKey(RCU_POLL_KEY_FLAVOUR(e[j]->field & ~(0xffLL << 56)),
+					     start->cpu, slow, lane);
 
 			kshark_data_container_append(p->boxStarts, start, key);
 			kshark_data_container_append(p->boxEnds, end, key);
@@ -126,6 +128,32 @@ static void pairInto(plugin_rcu_poll_context *ctx, RcuPollPairs *p, kshark_data_
 			open.erase(it);
 		}
 		j++;
+	}
+	/*
+	 * Lane 1: a CPU whose quiescent state the trace does not show (it was
+	 * reported for it) has its bar end with the grace period.
+	 */
+	if (lane) {
+		std::unordered_map<int64_t, kshark_entry *> gpEnd;
+
+		for (ssize_t k = 0; k < ctx->ends->size; k++)
+			gpEnd[ctx->ends->data[k]->field] = ctx->ends->data[k]->entry;
+		for (auto it = open.begin(); it != open.end();) {
+			auto end = gpEnd.find(it->first & ~(0xffLL << 56));
+
+			if (end == gpEnd.end() || end->second->ts < it->second->ts) {
+				++it;
+				continue;
+			}
+			bool slow = end->second->ts - it->second->ts > ctx->slow_ns;
+			int64_t key = boxKey(RCU_POLL_KEY_FLAVOUR(end->first), it->second->cpu, slow, 1);
+
+			kshark_data_container_append(p->boxStarts, it->second, key);
+			kshark_data_container_append(p->boxEnds, end->second, key);
+			p->nbars++;
+			p->nbarsSlow += slow;
+			it = open.erase(it);
+		}
 	}
 	/* Still in flight at the end of the trace: stuck, or cut off. */
 	for (auto &o : open) {

@@ -150,14 +150,22 @@ static void on_qs(struct kshark_data_stream *stream, void *rec, struct kshark_en
 		kshark_data_container_append(ctx->qs, entry, cpu);
 }
 
+static int tree_flavour(struct plugin_rcu_poll_context *ctx, struct tep_record *rec, int64_t ptr);
+
 static void on_kick(struct kshark_data_stream *stream, void *rec, struct kshark_entry *entry)
 {
 	struct plugin_rcu_poll_context *ctx = __get_context(stream->stream_id);
-	int64_t cpu;
+	int64_t cpu, name, seq;
 
-	if (ctx && !kshark_read_record_field_int(stream, rec, ctx->tree ? "cpu" : "target", &cpu))
-		kshark_data_container_append(ctx->marks, entry,
-					     ((int64_t)RCU_POLL_MARK_KICK << 32) | cpu);
+	if (!ctx || kshark_read_record_field_int(stream, rec, ctx->tree ? "cpu" : "target", &cpu))
+		return;
+	kshark_data_container_append(ctx->marks, entry, ((int64_t)RCU_POLL_MARK_KICK << 32) | cpu);
+	/* Tree: an FQS scan reporting an idle CPU ends that CPU's bar. */
+	if (ctx->tree && !kshark_read_record_field_int(stream, rec, "rcuname", &name) &&
+	    !kshark_read_record_field_int(stream, rec, "gp_seq", &seq))
+		kshark_data_container_append(ctx->cpuqs, entry,
+					     RCU_POLL_KEY(tree_flavour(ctx, rec, name), seq) |
+					     (cpu << 56));
 }
 
 static void on_stall(struct kshark_data_stream *stream, void *rec, struct kshark_entry *entry)
@@ -261,10 +269,10 @@ static void on_tree_gp(struct kshark_data_stream *stream, void *rec, struct ksha
 		kshark_data_container_append(ctx->ends, entry, key);
 		break;
 	case W_CPUSTART:
-		kshark_data_container_append(ctx->cpustarts, entry, key);
+		kshark_data_container_append(ctx->cpustarts, entry, key | ((int64_t)entry->cpu << 56));
 		break;
 	case W_CPUQS:
-		kshark_data_container_append(ctx->cpuqs, entry, key);
+		kshark_data_container_append(ctx->cpuqs, entry, key | ((int64_t)entry->cpu << 56));
 		kshark_data_container_append(ctx->qs, entry, entry->cpu);
 		break;
 	case W_FQSSTART:

@@ -52,7 +52,11 @@ struct plugin_rcu_poll_context {
 	struct kshark_data_container *starts;
 	struct kshark_data_container *ends;
 	struct kshark_data_container *qs;
-	/* Tree: per CPU, when it noticed each grace period and passed its QS */
+	/*
+	 * Tree: per CPU, when it noticed each grace period and passed its
+	 * quiescent state (cpuqs, or an FQS scan found it idle), keyed by the
+	 * grace period's key | CPU << 56.
+	 */
 	struct kshark_data_container *cpustarts, *cpuqs;
 	struct kshark_data_container *marks;
 	/* flavour tracepoint-string addresses, their index is the key's */
