@@ -510,6 +510,67 @@ static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, 
 }
 
 /*
+ * Tree RCU: the grace-period kthread (named as its RCU) woken in the
+ * window of @k: on which CPU, and what ran there then, until it ran.
+ */
+static void kthread_words(struct model *m, struct gp *g, struct cause *k)
+{
+	const char *name = m->flv[g->flavour].name;
+	struct wake_ev *w = NULL;
+	struct sw_ev *sw, *run;
+	char ts[TS_BUF], ts2[TS_BUF];
+	int c, pid, rcpu;
+	const char *comm;
+	u64 since;
+
+	for (c = 0; c < m->ncpus && !w; c++) {
+		struct cpu_tl *t = &m->cpus[c];
+		size_t i;
+
+		for (i = 0; i < t->wake.n; i++) {
+			struct wake_ev *x = VEC_AT(&t->wake, struct wake_ev, i);
+
+			if (x->ts >= k->from && x->ts < k->to && !strcmp(x->comm, name)) {
+				w = x;
+				break;
+			}
+		}
+	}
+	if (!w || w->target_cpu < 0 || w->target_cpu >= m->ncpus)
+		return;
+	tl_task_at(m, w->target_cpu, w->ts, &pid, &comm, &since);
+	k->cpu = w->target_cpu;
+	k->pid = pid;
+	k->comm = comm;
+	k->since = since;
+	add(k->text, sizeof(k->text), "; %s (pid %d) was woken at %s on CPU %d, where ", name, w->pid,
+	    fmt_ts(w->ts, ts), w->target_cpu);
+	task_words(k->text, sizeof(k->text), m, pid, comm);
+	add(k->text, sizeof(k->text), " ran");
+	/* When it got a CPU: the first switch to it anywhere after the wake-up. */
+	for (c = 0, run = NULL, rcpu = -1; c < m->ncpus; c++) {
+		struct cpu_tl *t = &m->cpus[c];
+		size_t i;
+
+		for (sw = tl_switch_after(t, w->ts), i = sw ? (size_t)(sw - (struct sw_ev *)t->sw.v) : t->sw.n;
+		     i < t->sw.n; i++) {
+			sw = VEC_AT(&t->sw, struct sw_ev, i);
+			if (sw->ts > k->to || (run && sw->ts >= run->ts))
+				break;
+			if (sw->next_pid == w->pid) {
+				run = sw;
+				rcpu = c;
+				break;
+			}
+		}
+	}
+	if (run)
+		add(k->text, sizeof(k->text), "; it ran at %s on CPU %d", fmt_ts(run->ts, ts2), rcpu);
+	snprintf(k->brief, sizeof(k->brief), "kthread waited on CPU %d: %s", w->target_cpu,
+		 pid < 0 ? "?" : comm_or(comm));
+}
+
+/*
  * Tree RCU, every CPU passed its quiescent state, the last one (@cpu) at
  * @last_qs: the longest of three waits made the grace period late.
  */
@@ -577,6 +638,7 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		 g->nfqs == 1 ? "" : "s");
 	if (g->tasks)
 		add(k->text, sizeof(k->text), "; preempted readers blocked it (gp_tasks)");
+	kthread_words(m, g, k);
 }
 
 /* Why @g took as long as it did (whether or not it counts as slow). */

@@ -110,6 +110,9 @@ if [ -f "$FIX" ]; then
 	expect_line "$OUT/fix.txt" \
 		"    CPU 1 passed no quiescent state for 2991.3 ms: rcupoll_hold/1 (pid 97) ran there without a context switch from 3.366325 until its quiescent state (cpuqs) at 6.366489; interrupts on (49 softirqs ran on CPU 1 meanwhile)" \
 		"tree-hold.dat: CPU 1 and rcupoll_hold/1 named as the reason"
+	expect_line "$OUT/fix.txt" \
+		"    every CPU's quiescent state was reported within 1.10 ms; the grace-period kthread ended it 8.5 ms later (0 FQS scans); rcu_preempt (pid 11) was woken at 3.366731 on CPU 0, where sh (pid 94) ran; it ran at 3.375119 on CPU 0" \
+		"tree-hold.dat: a late kthread, where it was woken and when it ran"
 	"$R" report --batch 385 "$FIX" > "$OUT/fix-385.txt" || fail "report --batch 385 of the fixture failed"
 	expect_line "$OUT/fix-385.txt" "    1  6.366489 +2991.265 ms cpuqs (traced)                        6.366540 +2991.316 ms" \
 		"tree-hold.dat --batch 385: CPU 1's cpuqs and its report"
