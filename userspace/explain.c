@@ -224,10 +224,46 @@ static void irq_evidence(struct model *m, struct cause *k, int cpu)
 	if (!t || !m->has_softirq)
 		return;
 	k->nsoftirq = tl_softirqs(t, k->from, k->to, -1);
-	if (k->nsoftirq)
-		k->irq = 1;
-	else if (k->to - k->from >= 20000000ULL)
-		k->irq = 0;
+	k->quiet_from = k->from;
+	k->quiet_to = k->to;
+	if (!k->nsoftirq) {
+		if (k->to - k->from >= 20000000ULL)
+			k->irq = 0;
+		return;
+	}
+	k->irq = 1;
+	/*
+	 * A few softirqs at an edge of the window (pending interrupts run as
+	 * soon as a CPU enables them again) do not make interrupts on: the
+	 * longest softirq-free stretch, if it is most of the window.
+	 */
+	{
+		u64 prev = k->from, best = 0, bfrom = 0, bto = 0;
+		size_t i;
+
+		for (i = 0; i <= t->sirq.n; i++) {
+			struct sirq_ev *s = i < t->sirq.n ? VEC_AT(&t->sirq, struct sirq_ev, i) : NULL;
+			u64 at = s ? s->ts : k->to;
+
+			if (s && (s->ts <= k->from || s->what != SIRQ_ENTRY))
+				continue;
+			if (at > k->to)
+				at = k->to;
+			if (at - prev > best) {
+				best = at - prev;
+				bfrom = prev;
+				bto = at;
+			}
+			if (!s || s->ts >= k->to)
+				break;
+			prev = s->ts;
+		}
+		if (best >= 20000000ULL && 2 * best >= k->to - k->from) {
+			k->irq = 0;
+			k->quiet_from = bfrom;
+			k->quiet_to = bto;
+		}
+	}
 }
 
 static const char *comm_or(const char *comm)
@@ -255,9 +291,13 @@ static void irq_words(char *buf, size_t len, struct cause *k, int cpu)
 	if (k->irq == 1)
 		add(buf, len, "; interrupts on (%lu softirqs ran on CPU %d meanwhile)", k->nsoftirq,
 		    cpu);
-	else if (k->irq == 0)
+	else if (k->irq == 0 && !k->nsoftirq)
 		add(buf, len, "; no softirq ran on CPU %d from %s to %s: interrupts were probably off",
 		    cpu, fmt_ts(k->from, ts), fmt_ts(k->to, ts2));
+	else if (k->irq == 0)
+		add(buf, len, "; no softirq ran on CPU %d from %s to %s (%.1f ms of the %.1f): interrupts were probably off (%lu softirqs ran there outside that)",
+		    cpu, fmt_ts(k->quiet_from, ts), fmt_ts(k->quiet_to, ts2),
+		    (k->quiet_to - k->quiet_from) / 1e6, (k->to - k->from) / 1e6, k->nsoftirq);
 }
 
 static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, int cpu)
@@ -327,6 +367,44 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
 }
 
+/*
+ * The task that ran longest on @cpu in (@from, @to], and since when it
+ * ran there (0: before the trace).
+ */
+static void longest_task(struct model *m, int cpu, u64 from, u64 to, int *pid, const char **comm,
+			 u64 *since)
+{
+	struct cpu_tl *t = cpu >= 0 && cpu < m->ncpus ? &m->cpus[cpu] : NULL;
+	struct sw_ev *sw = t ? tl_switch_after(t, from) : NULL;
+	u64 at = from, best = 0, cur_since;
+	int cur_pid;
+	const char *cur_comm;
+
+	tl_task_at(m, cpu, from, pid, comm, since);
+	if (!sw)
+		return;
+	cur_pid = *pid;
+	cur_comm = *comm;
+	cur_since = *since;
+	for (size_t i = sw - (struct sw_ev *)t->sw.v; i <= t->sw.n; i++) {
+		sw = i < t->sw.n ? VEC_AT(&t->sw, struct sw_ev, i) : NULL;
+		u64 end = sw && sw->ts < to ? sw->ts : to;
+
+		if (end - at > best) {
+			best = end - at;
+			*pid = cur_pid;
+			*comm = cur_comm;
+			*since = cur_since;
+		}
+		if (!sw || sw->ts >= to)
+			break;
+		at = sw->ts;
+		cur_pid = sw->next_pid;
+		cur_comm = sw->next_comm;
+		cur_since = sw->ts;
+	}
+}
+
 /* The first entry of softirq @vec on a CPU in (from, to], 0 if none. */
 static u64 first_softirq(struct cpu_tl *t, u64 from, u64 to, int vec)
 {
@@ -377,7 +455,7 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	k->to = to;
 	k->wait = to - last_qs;
 	k->qs_within = last_qs - g->start;
-	tl_task_at(m, cpu, last_qs, &k->pid, &k->comm, &k->since);
+	longest_task(m, cpu, last_qs, to, &k->pid, &k->comm, &k->since);
 	irq_evidence(m, k, cpu);
 	snprintf(k->brief, sizeof(k->brief), "CPU %d did not poll: %s", cpu,
 		 k->pid < 0 ? "?" : comm_or(k->comm));
@@ -392,6 +470,8 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
 	if (k->pid > 0 && k->since && k->since <= last_qs)
 		add(k->text, sizeof(k->text), ", running there since %s", fmt_ts(k->since, ts));
+	else if (k->pid > 0 && k->since)
+		add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 	add(k->text, sizeof(k->text), ")");
 	w = m->has_wakeup ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
 	if (w)
@@ -606,7 +686,7 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		k->from = qs;
 		k->to = last_rep;
 		k->wait = last_rep - qs;
-		tl_task_at(m, rcpu, qs, &k->pid, &k->comm, &k->since);
+		longest_task(m, rcpu, qs, last_rep, &k->pid, &k->comm, &k->since);
 		irq_evidence(m, k, rcpu);
 		snprintf(k->brief, sizeof(k->brief), "CPU %d did not report: %s", rcpu,
 			 k->pid < 0 ? "?" : comm_or(k->comm));
@@ -614,7 +694,11 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 			 "every CPU passed a quiescent state within %.2f ms; CPU %d reported its own %.1f ms after passing it (its RCU_SOFTIRQ waited behind ",
 			 MS(k->qs_within), rcpu, MS(k->wait));
 		task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+		if (k->pid > 0 && k->since > qs)
+			add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 		add(k->text, sizeof(k->text), ")");
+		if (k->irq == 0)
+			irq_words(k->text, sizeof(k->text), k, rcpu);
 		if (m->has_softirq && rcpu < m->ncpus) {
 			u64 at = first_softirq(&m->cpus[rcpu], qs, last_rep, RCU_SOFTIRQ_VEC);
 

@@ -81,6 +81,7 @@ struct cause {
 	u64 qs_within;		/* NOT_POLLED: all CPUs passed one within */
 	int irq;		/* -1 unknown, 0 probably off, 1 on */
 	unsigned long nsoftirq;	/* softirqs on that CPU in the window */
+	u64 quiet_from, quiet_to;	/* irq 0: the softirq-free stretch of it */
 	u64 lost;		/* events lost in the window */
 	bool inferred;		/* quiescent states inferred, not traced */
 	int ntasks;

@@ -187,14 +187,25 @@ gp(3.001, 1, -1187, 'cpuqs', 300)
 sirq(3.0149, 1, 9, 300)
 report(3.015, 1, -1187, 2, 0, 300)
 gp(3.0151, 0, -1187, 'end', KTHREAD)
-# 4. gp_seq -1183, in flight at the end: CPU 1 runs "irqoff" (pid 500)
+# 4. gp_seq -1183: spinner holds CPU 1 with interrupts off until 3.6999,
+#    when the pending timer interrupt runs its softirq; its cpuqs at 3.7.
+#    Interrupts were off for 199.9 ms of the 200: one softirq at the edge
+#    does not make them on.
+start(3.5, -1183)
+gp(3.500010, 0, -1183, 'cpuqs', 200)
+report(3.500012, 0, -1183, 1, 2, 200)
+sirq(3.6999, 1, 1, 300)
+gp(3.7, 1, -1183, 'cpuqs', 300)
+report(3.700010, 1, -1183, 2, 0, 300)
+gp(3.700020, 0, -1183, 'end', KTHREAD)
+# 5. gp_seq -1179, in flight at the end: CPU 1 runs "irqoff" (pid 500)
 #    from 3.99 with no interrupt; cb_a queued before it started, three
 #    behind it; a stall warning at 4.4 names CPU 1.
 switch(3.99, 1, 'spinner', 300, 'irqoff', 500)
 call(3.995, 0, 0x1000, 'cb_a', 200)
-start(4.0, -1183)
-gp(4.000010, 0, -1183, 'cpuqs', 200)
-report(4.000012, 0, -1183, 1, 2, 200)
+start(4.0, -1179)
+gp(4.000010, 0, -1179, 'cpuqs', 200)
+report(4.000012, 0, -1179, 1, 2, 200)
 for i, fn in enumerate(['cb_b', 'cb_b', 'cb_c']):
     call(4.01 + i * 0.01, 0, 0x2000 + 0x100 * i, fn, 200)
 ev(4.4, 0, 'rcu_stall_warning', 200, rcuname='rcu_preempt', msg='StallDetected')
