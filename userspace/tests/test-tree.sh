@@ -122,6 +122,10 @@ if [ -f "$FIX" ]; then
 		"tree-hold.dat --batch 385: CPU 1's cpuqs and its report"
 	expect_line "$OUT/fix-385.txt" "       until then: rcupoll_hold/1 (pid 97)" \
 		"tree-hold.dat --batch 385: what ran on CPU 1 until then"
+	if command -v valgrind > /dev/null; then
+		valgrind -q --error-exitcode=9 --leak-check=full "$R" report --batch 385 -f json "$FIX" > /dev/null 2> "$OUT/vg-fix.txt" &&
+			ok "valgrind clean on tree-hold.dat" || fail "valgrind on tree-hold.dat: $(head -5 "$OUT/vg-fix.txt")"
+	fi
 	# The slowest grace period: held by rcupoll_hold/1 on CPU 1.
 	python3 - "$R" "$FIX" <<'PY' && ok "tree-hold.dat: the 3 s grace period was held by rcupoll_hold/1 on CPU 1" || fail "tree-hold.dat: no grace period held by rcupoll_hold/1 on CPU 1 for over 2.5 s"
 import json, subprocess, sys
