@@ -135,6 +135,13 @@ t_checkpatch() {
 		fi
 	done
 	echo "$count patch(es) checked"
+	# The out-of-tree modules are kernel code too.
+	for p in "$TOP"/guest/modules/*.c; do
+		if ! (cd "$KSRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q --no-tree -f "$p"); then
+			echo "FAIL: checkpatch --strict: guest/modules/$(basename "$p")"
+			bad=1
+		fi
+	done
 	return $bad
 }
 
