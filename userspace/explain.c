@@ -308,6 +308,63 @@ static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, 
 		    cpu);
 }
 
+/*
+ * Other CPUs that held @g for most of the time too (a CPU spinning in an
+ * IPI to a CPU with interrupts off passes no quiescent state either, and
+ * either may be the last to pass one): each in a few words.
+ */
+static void longest_task(struct model *m, int cpu, u64 from, u64 to, int *pid, const char **comm,
+			 u64 *since);
+
+static void also_held(struct model *m, struct gp *g, int cpu)
+{
+	struct cause *k = &g->cause;
+	char ts[TS_BUF];
+	int c;
+
+	for (c = 0; c < g->ncpu; c++) {
+		struct gp_cpu *d = gp_cpu(g, c);
+		struct cause o;
+		u64 until;
+
+		if (c == cpu || !gp_waits_for(g, c))
+			continue;
+		/* Tree: passed one in time, but could not report it for long. */
+		if (m->flv[g->flavour].tree && d->qs_src == QS_EXACT && d->seen > d->qs &&
+		    d->seen - d->qs > m->slow_ns && 2 * (d->seen - d->qs) >= k->wait) {
+			memset(&o, 0, sizeof(o));
+			o.from = d->qs;
+			o.to = d->seen;
+			longest_task(m, c, d->qs, d->seen, &o.pid, &o.comm, &o.since);
+			irq_evidence(m, &o, c);
+			add(k->text, sizeof(k->text),
+			    "; CPU %d passed one at %s but reported it only %.1f ms later (its RCU_SOFTIRQ waited behind ",
+			    c, fmt_ts(d->qs, ts), MS(d->seen - d->qs));
+			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
+			add(k->text, sizeof(k->text), ")");
+			if (o.irq == 0)
+				irq_words(k->text, sizeof(k->text), &o, c);
+			continue;
+		}
+		until = d->qs_src == QS_NONE ? (g->end ? g->end : m->last_ts) : d->qs;
+		if (until < g->start || until - g->start <= m->slow_ns ||
+		    2 * (until - g->start) < k->wait)
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.from = g->start;
+		o.to = until;
+		tl_task_at(m, c, g->start, &o.pid, &o.comm, &o.since);
+		irq_evidence(m, &o, c);
+		add(k->text, sizeof(k->text), "; CPU %d passed none for %.1f ms either: ", c,
+		    MS(until - g->start));
+		if (o.pid == 0)
+			add(k->text, sizeof(k->text), "it was idle");
+		else
+			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
+		irq_words(k->text, sizeof(k->text), &o, c);
+	}
+}
+
 static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool none)
 {
 	struct cause *k = &g->cause;
@@ -342,6 +399,7 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 			    qs_phrase(c->qs_how), fmt_ts(c->qs, ts2));
 		irq_words(k->text, sizeof(k->text), k, cpu);
 		lost_words(k->text, sizeof(k->text), m, k, cpu);
+		also_held(m, g, cpu);
 		return;
 	}
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
@@ -365,6 +423,7 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		    fmt_ts(c->qs, ts2));
 	irq_words(k->text, sizeof(k->text), k, cpu);
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
+	also_held(m, g, cpu);
 }
 
 /*
@@ -473,6 +532,8 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	else if (k->pid > 0 && k->since)
 		add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 	add(k->text, sizeof(k->text), ")");
+	if (k->irq == 0)
+		irq_words(k->text, sizeof(k->text), k, cpu);
 	w = m->has_wakeup ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
 	if (w)
 		add(k->text, sizeof(k->text), "; ksoftirqd/%d was woken at %s", cpu, fmt_ts(w->ts, ts));
@@ -651,6 +712,77 @@ static void kthread_words(struct model *m, struct gp *g, struct cause *k)
 }
 
 /*
+ * Tree RCU (preemptible): tasks preempted inside a reader before the last
+ * CPU report, and still inside it after, kept the rcu_node tree from
+ * reporting (gp_tasks).  If that is the longest wait, say which tasks.
+ */
+static bool tree_blocked(struct model *m, struct gp *g, u64 last_qs, u64 last_rep, u64 horizon)
+{
+	struct cause *k = &g->cause;
+	u64 unblock = 0, held = last_qs - g->start;
+	char ts[TS_BUF], ts2[TS_BUF];
+	size_t i, j;
+	int n = 0;
+
+	if (!g->tasks && !m->has_preempt_task)
+		return false;
+	for (i = 0; i < m->pts.n; i++) {
+		struct pt_ev *p = VEC_AT(&m->pts, struct pt_ev, i);
+		u64 put = 0;
+
+		if (!p->get || p->ts > last_rep || p->ts >= horizon)
+			continue;
+		for (j = i + 1; j < m->pts.n; j++) {
+			struct pt_ev *q = VEC_AT(&m->pts, struct pt_ev, j);
+
+			if (q->pid == p->pid) {
+				put = q->get ? 0 : q->ts;
+				if (!q->get)
+					break;
+			}
+		}
+		if (put && put <= last_rep)
+			continue;
+		if (n < CAUSE_MAX_TASKS) {
+			k->tasks[n].pid = p->pid;
+			k->tasks[n].comm = p->comm;
+			k->tasks[n].cpu = p->cpu;
+			k->tasks[n].got = p->ts;
+			k->tasks[n].put = put && put <= horizon ? put : 0;
+			n++;
+		}
+		unblock = !put || put > horizon ? horizon : (put > unblock ? put : unblock);
+	}
+	if (!n && g->tasks)
+		unblock = 0;	/* blocked, but by whom the trace does not say */
+	if (!unblock || unblock - last_rep < held || unblock - last_rep < horizon - unblock)
+		return false;
+	k->kind = CAUSE_PREEMPTED;
+	k->ntasks = n;
+	k->cpu = k->tasks[0].cpu;
+	k->pid = k->tasks[0].pid;
+	k->comm = k->tasks[0].comm;
+	k->from = last_rep;
+	k->to = unblock;
+	k->wait = unblock - last_rep;
+	k->qs_within = held;
+	snprintf(k->brief, sizeof(k->brief), "preempted reader: %s", comm_or(k->comm));
+	snprintf(k->text, sizeof(k->text),
+		 "every CPU passed a quiescent state within %.2f ms, but preempted readers held the grace period %.1f ms longer:",
+		 MS(held), MS(k->wait));
+	for (i = 0; i < (size_t)n; i++) {
+		add(k->text, sizeof(k->text), "%s %s (pid %d), preempted in its reader on CPU %d at %s, ",
+		    i ? ";" : "", comm_or(k->tasks[i].comm), k->tasks[i].pid, k->tasks[i].cpu,
+		    fmt_ts(k->tasks[i].got, ts));
+		if (k->tasks[i].put)
+			add(k->text, sizeof(k->text), "left it at %s", fmt_ts(k->tasks[i].put, ts2));
+		else
+			add(k->text, sizeof(k->text), "still in it at the end of the trace");
+	}
+	return true;
+}
+
+/*
  * Tree RCU, every CPU passed its quiescent state, the last one (@cpu) at
  * @last_qs: the longest of three waits made the grace period late.
  */
@@ -671,6 +803,8 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 	}
 	if (rcpu < 0 || last_rep < last_qs)
 		last_rep = last_qs;
+	if (tree_blocked(m, g, last_qs, last_rep, horizon))
+		return;
 	if (held >= last_rep - last_qs && held >= horizon - last_rep) {
 		explain_held(m, g, cpu, last_qs, false);
 		return;

@@ -181,6 +181,7 @@ enum ev_kind {
 	EV_HOLDOUT, EV_CPU_QS, EV_PREEMPT_TASK,
 	/* Tree RCU (include/trace/events/rcu.h, CONFIG_TREE_RCU) */
 	EV_T_GP, EV_T_INIT, EV_T_REPORT, EV_T_FQS, EV_T_STALL, EV_T_CALL, EV_T_INVOKE,
+	EV_T_PTASK, EV_T_UNLOCK,
 	EV_NKINDS
 };
 
@@ -221,6 +222,8 @@ static const struct {
 	[EV_T_STALL] = { "rcu", "rcu_stall_warning", { "rcuname", "msg" } },
 	[EV_T_CALL] = { "rcu", "rcu_callback", { "rcuname", "rhp", "func", "qlen" } },
 	[EV_T_INVOKE] = { "rcu", "rcu_invoke_callback", { "rcuname", "rhp", "func" } },
+	[EV_T_PTASK] = { "rcu", "rcu_preempt_task", { "rcuname", "pid", "gp_seq" } },
+	[EV_T_UNLOCK] = { "rcu", "rcu_unlock_preempted_task", { "rcuname", "gp_seq", "pid" } },
 };
 
 struct evinfo {
@@ -897,6 +900,28 @@ static void tree_invoke(struct loader *l, struct evinfo *e, struct tep_record *r
 		*(double *)vec_push(&lat_of(m, c->flavour, c->func)->us) = (r->ts - c->ts) / 1000.0;
 }
 
+/*
+ * A task preempted inside a reader (rcu_preempt_task, traced as it is
+ * switched out, on its CPU) and leaving that reader
+ * (rcu_unlock_preempted_task): the references of a preemptible RCU's
+ * grace periods to tasks, as rcu_poll_preempt_task's are to its counter.
+ */
+static void tree_preempted(struct loader *l, struct evinfo *e, struct tep_record *r, bool get)
+{
+	struct model *m = l->m;
+	struct pt_ev *p = vec_push(&m->pts);
+	const char *comm;
+
+	p->ts = r->ts;
+	p->pid = fnum(e->f[get ? 1 : 2], r);
+	comm = tep_data_comm_from_pid(m->tep, p->pid);
+	p->comm = intern(m, comm ? comm : "?");
+	p->get = get;
+	p->cntr_cpu = -1;
+	p->cpu = r->cpu;
+	m->has_preempt_task = true;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
 {
 	struct loader *l = data;
@@ -958,6 +983,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	case EV_T_STALL: tree_stall(l, &l->e[k], r); break;
 	case EV_T_CALL: tree_call(l, &l->e[k], r); break;
 	case EV_T_INVOKE: tree_invoke(l, &l->e[k], r); break;
+	case EV_T_PTASK: tree_preempted(l, &l->e[k], r, true); break;
+	case EV_T_UNLOCK: tree_preempted(l, &l->e[k], r, false); break;
 	default: break;
 	}
 	return 0;

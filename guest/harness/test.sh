@@ -369,7 +369,7 @@ for pass in $(seq 1 "$REPEAT"); do
 	# Observability: trace events, debugfs files, stall warnings, with the
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
 	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300" \
-		"held" "held irqoff"
+		"held" "held preempt"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
 	# Contracts rcutorture does not check, the idle CPUs a batch must not
 	# wake, a real-time hog on CPU 1 (RT throttling off, as on an RT
@@ -387,7 +387,8 @@ for pass in $(seq 1 "$REPEAT"); do
 	# Tree RCU, the baseline, from the same patched tree; held: rcupoll
 	# records and explains a grace period CPU 1 holds 3 s (rcu_scenario).
 	boot tree-smp2 tree 2 "" "" 600 \
-		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held" "held irqoff"
+		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held" \
+		"held preempt"
 
 	# make bench, smoke mode: one short run of every measurement on each RCU,
 	# so the benchmark cannot rot (no assertions on speed).

@@ -8,6 +8,10 @@
  *   hold         "CPU MS"       spin MS ms on CPU with preemption off
  *   hold_irqoff  "CPU MS"       the same with interrupts off, after
  *                               queueing one callback there
+ *   preempt_reader "CPU MS"     a reader (rcu_read_lock()) on CPU, preempted
+ *                               by a SCHED_FIFO hog there for MS ms; with
+ *                               a non-preemptible RCU it holds the CPU
+ *                               MS ms instead, the hog waiting
  *   flood        "CPU RATE MS"  call_rcu() RATE callbacks/s for MS ms
  *   sync         "CPU MS"       synchronize_rcu() every 10 ms for MS ms
  *   barrier      "1"            rcu_barrier()
@@ -177,6 +181,37 @@ static int scen_hold_fn(struct scen_thread *st)
 	return 0;
 }
 
+/*
+ * preempt_reader, the reader: an RCU reader for ms milliseconds, spinning
+ * with preemption enabled, so that a preemptible RCU lets the hog preempt
+ * it inside the reader (it then blocks grace periods as a preempted
+ * reader), and a non-preemptible one keeps the hog off the CPU.
+ */
+static int scen_reader_fn(struct scen_thread *st)
+{
+	u64 end = ktime_get_mono_fast_ns() + st->ms * NSEC_PER_MSEC;
+
+	rcu_read_lock();
+	scen_spin_until(end);
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * preempt_reader, the hog: a SCHED_FIFO thread on the reader's CPU that
+ * keeps it off the CPU for ms milliseconds, calling schedule() so that
+ * the CPU itself keeps passing quiescent states.
+ */
+static int scen_hog_fn(struct scen_thread *st)
+{
+	u64 end = ktime_get_mono_fast_ns() + st->ms * NSEC_PER_MSEC;
+
+	sched_set_fifo(current);
+	while (ktime_get_mono_fast_ns() < end)
+		schedule();
+	return 0;
+}
+
 /* flood: rate callbacks per second for ms milliseconds, in 1 ms steps. */
 static int scen_flood_fn(struct scen_thread *st)
 {
@@ -220,18 +255,40 @@ static int scen_thread_fn(void *arg)
 	module_put_and_kthread_exit(0);
 }
 
-/* Parse "CPU MS" (or "CPU RATE MS") and start the thread @name/CPU. */
-static ssize_t scen_thread_write(const char __user *ubuf, size_t count,
-				 int (*fn)(struct scen_thread *), const char *name,
-				 bool irqoff, bool rate)
+/* Start a thread running @st->fn, bound to @cpu, named @name/@cpu; owns @st. */
+static int scen_start(struct scen_thread *st, unsigned long cpu, const char *name)
+{
+	struct task_struct *t;
+
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	t = kthread_create(scen_thread_fn, st, "%s/%lu", name, cpu);
+	if (IS_ERR(t)) {
+		module_put(THIS_MODULE);
+		return PTR_ERR(t);
+	}
+	kthread_bind(t, cpu);
+	atomic_inc(&n_threads);
+	wake_up_process(t);
+	return 0;
+}
+
+/*
+ * Parse "CPU MS" (or "CPU RATE MS") and start the thread @name/CPU, and
+ * with @fn2 a second one, @name2/CPU, on the same CPU with the same times.
+ */
+static ssize_t scen_threads_write(const char __user *ubuf, size_t count,
+				  int (*fn)(struct scen_thread *), const char *name,
+				  int (*fn2)(struct scen_thread *), const char *name2,
+				  bool irqoff, bool rate)
 {
 	struct scen_thread *st = kzalloc(sizeof(*st), GFP_KERNEL);
-	struct task_struct *t;
+	struct scen_thread *st2 = fn2 ? kzalloc(sizeof(*st2), GFP_KERNEL) : NULL;
 	unsigned long v[3];
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!st)
-		return -ENOMEM;
+	if (!st || (fn2 && !st2))
+		goto out_free;
 	st->fn = fn;
 	st->irqoff = irqoff;
 	ret = scen_parse(ubuf, count, v, rate ? 3 : 2);
@@ -243,28 +300,39 @@ static ssize_t scen_thread_write(const char __user *ubuf, size_t count,
 	if (!scen_range(st->ms, 1, SCEN_MAX_MS) ||
 	    (rate && !scen_range(st->rate, 1, SCEN_MAX_RATE)))
 		goto out_free;
+	if (st2) {
+		*st2 = *st;
+		st2->fn = fn2;
+	}
 	cpus_read_lock();
 	if (v[0] >= nr_cpu_ids || !cpu_online(v[0]))
 		goto out_unlock;
-	ret = -ENODEV;
-	if (!try_module_get(THIS_MODULE))
+	ret = scen_start(st, v[0], name);
+	if (ret)
 		goto out_unlock;
-	t = kthread_create(scen_thread_fn, st, "%s/%lu", name, v[0]);
-	if (IS_ERR(t)) {
-		module_put(THIS_MODULE);
-		ret = PTR_ERR(t);
-		goto out_unlock;
+	st = NULL;
+	if (st2) {
+		/* Let the reader enter its read-side critical section first. */
+		msleep(20);
+		ret = scen_start(st2, v[0], name2);
+		if (ret)
+			goto out_unlock;
 	}
-	kthread_bind(t, v[0]);
-	atomic_inc(&n_threads);
-	wake_up_process(t);
 	cpus_read_unlock();
 	return count;
 out_unlock:
 	cpus_read_unlock();
 out_free:
 	kfree(st);
+	kfree(st2);
 	return ret;
+}
+
+static ssize_t scen_thread_write(const char __user *ubuf, size_t count,
+				 int (*fn)(struct scen_thread *), const char *name,
+				 bool irqoff, bool rate)
+{
+	return scen_threads_write(ubuf, count, fn, name, NULL, NULL, irqoff, rate);
 }
 
 static ssize_t scen_hold_write(struct file *file, const char __user *ubuf, size_t count,
@@ -277,6 +345,13 @@ static ssize_t scen_hold_irqoff_write(struct file *file, const char __user *ubuf
 				      size_t count, loff_t *ppos)
 {
 	return scen_thread_write(ubuf, count, scen_hold_fn, "rcupoll_irqs", true, false);
+}
+
+static ssize_t scen_preempt_reader_write(struct file *file, const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	return scen_threads_write(ubuf, count, scen_reader_fn, "rcupoll_read", scen_hog_fn,
+				  "rcupoll_hog", false, false);
 }
 
 static ssize_t scen_flood_write(struct file *file, const char __user *ubuf, size_t count,
@@ -329,6 +404,7 @@ static const struct file_operations name = {			\
 SCEN_FOPS(queue_fops, scen_queue_write);
 SCEN_FOPS(hold_fops, scen_hold_write);
 SCEN_FOPS(hold_irqoff_fops, scen_hold_irqoff_write);
+SCEN_FOPS(preempt_reader_fops, scen_preempt_reader_write);
 SCEN_FOPS(flood_fops, scen_flood_write);
 SCEN_FOPS(sync_fops, scen_sync_write);
 SCEN_FOPS(barrier_fops, scen_barrier_write);
@@ -341,6 +417,7 @@ static int __init rcu_scenario_init(void)
 	debugfs_create_file("queue", 0200, scen_dir, NULL, &queue_fops);
 	debugfs_create_file("hold", 0200, scen_dir, NULL, &hold_fops);
 	debugfs_create_file("hold_irqoff", 0200, scen_dir, NULL, &hold_irqoff_fops);
+	debugfs_create_file("preempt_reader", 0200, scen_dir, NULL, &preempt_reader_fops);
 	debugfs_create_file("flood", 0200, scen_dir, NULL, &flood_fops);
 	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
 	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);

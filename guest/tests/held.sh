@@ -12,14 +12,22 @@
 # to report it (Tree RCU: not_reported) or to poll its own batch
 # (rcu_poll: not_polled), so any of the three causes naming CPU 1 and the
 # task will do, and the report must say that interrupts were probably off
-# (no softirq ran on CPU 1 while it held a grace period).
-# The recording goes to /host/out/held[-irqoff]-VARIANT.dat.
+# (no softirq ran on CPU 1 while it held a grace period).  Not in make
+# test: a task on CPU 0 that sends CPU 1 an IPI (a TLB shootdown of a
+# process that ran there) spins until the hold ends, so CPU 0 may be the
+# last to pass its quiescent state, and the report rightly names it.
+# "held preempt": a reader (rcupoll_read/1) preempted for 3 s by a
+# SCHED_FIFO hog on CPU 1: on Tree RCU (preemptible) the report must name
+# it as the preempted reader that held the grace period; where readers
+# are not preemptible it holds CPU 1 itself (cpu_held).
+# The recording goes to /host/out/held[-MODE]-VARIANT.dat.
 . /usr/share/rcu_poll/lib.sh
 mode=${1:-hold}
 case $mode in
 hold) file=hold task=rcupoll_hold/1 sfx= ;;
 irqoff) file=hold_irqoff task=rcupoll_irqs/1 sfx=-irqoff ;;
-*) fail "usage: held.sh [hold|irqoff]" ;;
+preempt) file=preempt_reader task=rcupoll_read/1 sfx=-preempt ;;
+*) fail "usage: held.sh [hold|irqoff|preempt]" ;;
 esac
 R=${RCUPOLL:-rcupoll}
 S=/sys/kernel/debug/rcu_scenario
@@ -49,6 +57,8 @@ $R report -f csv -t batches /tmp/held.dat > /tmp/held.csv || fail "rcupoll repor
 row=$(sort -t, -k6 -g /tmp/held.csv | tail -n 1)
 causes="cpu_held"
 [ "$mode" = irqoff ] && causes="cpu_held not_reported not_polled"
+[ "$mode" = preempt ] && causes="cpu_held preempted"
+[ "$mode" = preempt ] && [ $variant = tree ] && causes="preempted"
 echo "$row" | awk -F, -v f=$flavour -v t="$task" -v c=" $causes " \
 	'$1 == f && index(c, " " $10 " ") && $11 == 1 && $13 == t { ok = 1 } END { exit !ok }' ||
 	fail "the slowest grace period is not one of $flavour held by $task on CPU 1 ($causes): $row"
@@ -74,6 +84,8 @@ case $why in
 "    CPU 1 passed no quiescent state for "*" ms: $task (pid "*") ran there without a context switch"*) ;;
 "    every CPU passed a quiescent state within "*"CPU 1 "*"waited behind $task (pid "*) [ "$mode" = irqoff ] ||
 	fail "the text report does not name CPU 1 and $task under '$title': $why" ;;
+"    every CPU passed a quiescent state within "*", but preempted readers held the grace period "*" $task (pid "*"), preempted in its reader on CPU 1 at "*)
+	[ "$mode" = preempt ] || fail "a preempted reader named under '$title' for mode $mode: $why" ;;
 *) fail "the text report does not name CPU 1 and $task under '$title': $why" ;;
 esac
 echo "ok: the report names CPU 1 and $task for $flavour $nr"

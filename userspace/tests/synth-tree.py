@@ -54,6 +54,10 @@ RCU_EVENTS = {
     'rcu_callback': (9106, NAME + f('void * rhp', 16, 8, 0) + f('void * func', 24, 8, 0) +
                      f('long qlen', 32, 8, 1),
                      '"%s rhp=%p func=%ps %ld", REC->rcuname, REC->rhp, REC->func, REC->qlen'),
+    'rcu_preempt_task': (9108, NAME + f('long gp_seq', 16, 8, 1) + f('int pid', 24, 4, 1),
+                         '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
+    'rcu_unlock_preempted_task': (9109, NAME + f('long gp_seq', 16, 8, 1) + f('int pid', 24, 4, 1),
+                                  '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
     'rcu_invoke_callback': (9107, NAME + f('void * rhp', 16, 8, 0) + f('void * func', 24, 8, 0),
                             '"%s rhp=%p func=%ps", REC->rcuname, REC->rhp, REC->func'),
 }
@@ -187,25 +191,45 @@ gp(3.001, 1, -1187, 'cpuqs', 300)
 sirq(3.0149, 1, 9, 300)
 report(3.015, 1, -1187, 2, 0, 300)
 gp(3.0151, 0, -1187, 'end', KTHREAD)
-# 4. gp_seq -1183: spinner holds CPU 1 with interrupts off until 3.6999,
+# 4. gp_seq -1183: "reader" (pid 400), running on CPU 1 from 3.19, is
+#    preempted inside its reader at 3.2 and leaves it at 3.2501; both
+#    CPUs reported by 3.2001, but the rcu_node tree waits for the reader
+#    (gp_tasks) until then.  "other" (pid 401), preempted in a reader and
+#    out of it before any CPU reported, did not hold it.
+ev(3.189, 1, 'rcu_preempt_task', 401, rcuname='rcu_preempt', pid=401, gp_seq=-1183)
+ev(3.1891, 1, 'rcu_unlock_preempted_task', 401, rcuname='rcu_preempt', gp_seq=-1183, pid=401)
+switch(3.19, 1, 'spinner', 300, 'reader', 400)
+start(3.195, -1183)
+gp(3.195010, 0, -1183, 'cpuqs', 200)
+report(3.195012, 0, -1183, 1, 2, 200)
+ev(3.2, 1, 'rcu_preempt_task', 400, rcuname='rcu_preempt', pid=400, gp_seq=-1183)
+gp(3.2, 1, -1183, 'cpuqs', 400)
+switch(3.200001, 1, 'reader', 400, 'spinner', 300)
+ev(3.200100, 1, 'rcu_quiescent_state_report', 300, rcuname='rcu_preempt', gp_seq=-1183, mask=2,
+   qsmask=0, level=0, grplo=0, grphi=1, gp_tasks=1)
+switch(3.25, 1, 'spinner', 300, 'reader', 400)
+ev(3.2501, 1, 'rcu_unlock_preempted_task', 400, rcuname='rcu_preempt', gp_seq=-1183, pid=400)
+switch(3.2502, 1, 'reader', 400, 'spinner', 300)
+gp(3.250300, 0, -1183, 'end', KTHREAD)
+# 5. gp_seq -1179: spinner holds CPU 1 with interrupts off until 3.6999,
 #    when the pending timer interrupt runs its softirq; its cpuqs at 3.7.
 #    Interrupts were off for 199.9 ms of the 200: one softirq at the edge
 #    does not make them on.
-start(3.5, -1183)
-gp(3.500010, 0, -1183, 'cpuqs', 200)
-report(3.500012, 0, -1183, 1, 2, 200)
+start(3.5, -1179)
+gp(3.500010, 0, -1179, 'cpuqs', 200)
+report(3.500012, 0, -1179, 1, 2, 200)
 sirq(3.6999, 1, 1, 300)
-gp(3.7, 1, -1183, 'cpuqs', 300)
-report(3.700010, 1, -1183, 2, 0, 300)
-gp(3.700020, 0, -1183, 'end', KTHREAD)
-# 5. gp_seq -1179, in flight at the end: CPU 1 runs "irqoff" (pid 500)
+gp(3.7, 1, -1179, 'cpuqs', 300)
+report(3.700010, 1, -1179, 2, 0, 300)
+gp(3.700020, 0, -1179, 'end', KTHREAD)
+# 6. gp_seq -1175, in flight at the end: CPU 1 runs "irqoff" (pid 500)
 #    from 3.99 with no interrupt; cb_a queued before it started, three
 #    behind it; a stall warning at 4.4 names CPU 1.
 switch(3.99, 1, 'spinner', 300, 'irqoff', 500)
 call(3.995, 0, 0x1000, 'cb_a', 200)
-start(4.0, -1179)
-gp(4.000010, 0, -1179, 'cpuqs', 200)
-report(4.000012, 0, -1179, 1, 2, 200)
+start(4.0, -1175)
+gp(4.000010, 0, -1175, 'cpuqs', 200)
+report(4.000012, 0, -1175, 1, 2, 200)
 for i, fn in enumerate(['cb_b', 'cb_b', 'cb_c']):
     call(4.01 + i * 0.01, 0, 0x2000 + 0x100 * i, fn, 200)
 ev(4.4, 0, 'rcu_stall_warning', 200, rcuname='rcu_preempt', msg='StallDetected')
@@ -249,7 +273,7 @@ ksyms = ''.join('%x T %s\n' % (a, fn) for fn, a in FUNCS.items()).encode()
 head += u32(len(ksyms)) + ksyms
 printk = ''.join('0x%x : "%s"\n' % (a, s) for s, a in STRINGS.items()).encode()
 head += u32(len(printk)) + printk
-cmdlines = b'16 rcu_preempt\n200 worker\n300 spinner\n301 hog\n500 irqoff\n'
+cmdlines = b'16 rcu_preempt\n200 worker\n300 spinner\n301 hog\n400 reader\n401 other\n500 irqoff\n'
 head += u64(len(cmdlines)) + cmdlines
 head += u32(2) + b'options  \0' + struct.pack('<H', 0) + b'flyrecord\0'
 data = [pages(sorted((e for e in EVENTS if e[1] == cpu), key=lambda e: e[0])) for cpu in range(2)]

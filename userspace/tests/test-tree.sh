@@ -32,10 +32,10 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 61 events on 2 CPUs over 4.000 s, 0 lost; 41 Tree RCU grace-period events, 5 grace periods" \
+	"$SYN: 76 events on 2 CPUs over 4.000 s, 0 lost; 48 Tree RCU grace-period events, 6 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 expect_line "$OUT/synth.txt" \
-	"  rcu_preempt gp_seq -1179, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
+	"  rcu_preempt gp_seq -1175, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
 	"the grace period in flight at the end, by its (negative) gp_seq"
 expect_line "$OUT/synth.txt" \
 	"    CPU 1 passed no quiescent state for 500.0 ms: irqoff (pid 500) ran there without a context switch from 3.990000 to the end of the trace; no softirq ran on CPU 1 from 4.000000 to 4.500002: interrupts were probably off" \
@@ -53,13 +53,16 @@ expect_line "$OUT/synth.txt" \
 	"    every CPU passed a quiescent state within 1.00 ms; CPU 1 reported its own 14.0 ms after passing it (its RCU_SOFTIRQ waited behind spinner (pid 300)); RCU_SOFTIRQ ran at 3.014900" \
 	"a CPU that passed its quiescent state but reported it late"
 expect_line "$OUT/synth.txt" \
-	"    CPU 1 passed no quiescent state for 200.0 ms: spinner (pid 300) ran there without a context switch from 2.500000 until its quiescent state (cpuqs) at 3.700000; no softirq ran on CPU 1 from 3.500000 to 3.699900 (199.9 ms of the 200.0): interrupts were probably off (1 softirqs ran there outside that)" \
+	"    CPU 1 passed no quiescent state for 200.0 ms: spinner (pid 300) ran there without a context switch from 3.250200 until its quiescent state (cpuqs) at 3.700000; no softirq ran on CPU 1 from 3.500000 to 3.699900 (199.9 ms of the 200.0): interrupts were probably off (1 softirqs ran there outside that)" \
 	"interrupts off but for a softirq at the edge (a pending interrupt when they came back on)"
+expect_line "$OUT/synth.txt" \
+	"    every CPU passed a quiescent state within 5.00 ms, but preempted readers held the grace period 50.0 ms longer: reader (pid 400), preempted in its reader on CPU 1 at 3.200000, left it at 3.250100" \
+	"a reader preempted on CPU 1 held the grace period after every CPU reported (not the one that left before)"
 grep -qE '^  rcu_preempt +cb_d +1 +1 +70500\.0 ' "$OUT/synth.txt" && ok "callback latency per function (rcu_callback to rcu_invoke_callback)" ||
 	fail "no cb_d latency of 70500.0 us"
-grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1179 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
+grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1175 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
 	ok "the stall warning tied to the grace period in flight and CPU 1" ||
-	fail "no stall warning row for gp_seq -1179, 400 ms, holdouts 1"
+	fail "no stall warning row for gp_seq -1175, 400 ms, holdouts 1"
 
 "$R" report --batch -1195 "$SYN" > "$OUT/b.txt" || fail "report --batch -1195 failed"
 cat "$OUT/b.txt"
@@ -76,14 +79,15 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 b = {r['batch']: r for r in rows if r['table'] == 'batches'}
 want = {-1195: ('cpu_held', 1, 'spinner'), -1191: ('gp_kthread', None, None),
-        -1187: ('not_reported', 1, 'spinner'), -1183: ('cpu_held', 1, 'spinner'),
-        -1179: ('cpu_held', 1, 'irqoff')}
+        -1187: ('not_reported', 1, 'spinner'), -1183: ('preempted', 1, 'reader'),
+        -1179: ('cpu_held', 1, 'spinner'),
+        -1175: ('cpu_held', 1, 'irqoff')}
 got = {k: (b[k]['cause'], b[k]['cause_cpu'], b[k]['cause_comm']) for k in want}
 assert got == want, got
-assert b[-1179]['in_flight'] == 1 and b[-1179]['ncbs'] is None
+assert b[-1175]['in_flight'] == 1 and b[-1175]['ncbs'] is None
 PY
 "$R" report --batch 7 "$SYN" > /dev/null 2> "$OUT/err.txt"; rc=$?
-[ $rc = 1 ] && grep -qxF "rcupoll: report: $SYN has no grace period 7 (its grace periods: -1195 to -1179)" "$OUT/err.txt" &&
+[ $rc = 1 ] && grep -qxF "rcupoll: report: $SYN has no grace period 7 (its grace periods: -1195 to -1175)" "$OUT/err.txt" &&
 	ok "an unknown gp_seq is refused with one line" || fail "--batch 7: rc $rc, $(cat "$OUT/err.txt")"
 if command -v valgrind > /dev/null; then
 	valgrind -q --error-exitcode=9 --leak-check=full "$R" report "$SYN" > /dev/null 2> "$OUT/vg.txt" &&
