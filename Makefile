@@ -58,8 +58,15 @@ kernel: tree
 initramfs: kernel userspace
 	@$(MAKE) --no-print-directory $(INITRD)
 
-$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL)
-	@guest/harness/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace
+$(BUILD)/initramfs-%.cpio: $(GUEST_FILES) $(BUILD)/obj-%/modroot /usr/bin/trace-cmd $(TOOL) \
+		$(BUILD)/modules-%/rcu_scenario.ko
+	@guest/harness/mkinitramfs.sh $@ $(BUILD)/obj-$*/modroot $(BUILD)/userspace $(BUILD)/modules-$*
+
+# Out-of-tree modules (guest/modules/: rcu_scenario, the scenarios any RCU
+# can run), built against the variant's object dir after its kernel.
+$(BUILD)/modules-%/rcu_scenario.ko: guest/modules/rcu_scenario.c guest/modules/Kbuild \
+		guest/harness/build-modules.sh $(BUILD)/obj-%/modroot
+	@guest/harness/build-modules.sh $(BUILD)/obj-$* $(BUILD)/modules-$*
 
 # The capture tool, for the guest and the host alike, and the
 # libtraceevent plugin for trace-cmd report and KernelShark.
@@ -81,8 +88,11 @@ run: kernel initramfs
 
 # Record a scenario worth seeing in the guest; trace.dat and report in out/.
 OUTDIR ?= $(TOP)/out
+# VARIANT=tree: the same scenario on Tree RCU, into out/rcupoll-tree.dat.
+TRACE_SFX = $(if $(filter poll,$(VARIANT)),,-$(VARIANT))
 trace: kernel initramfs
-	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) guest/dev/trace.sh
+	@TOP=$(TOP) KERNEL=$(KERNEL) INITRD=$(INITRD) OUTDIR=$(OUTDIR) SMP=$(SMP) VARIANT=$(VARIANT) \
+		guest/dev/trace.sh
 
 # KernelShark with the rcu_poll plugins on the make trace recording,
 # captured headlessly into docs/.
@@ -90,8 +100,9 @@ kshark-plugin: deps
 	@$(MAKE) --no-print-directory -s -C tracepoints/kshark O=$(BUILD)/kshark
 
 screenshot: userspace kshark-plugin
-	@[ -f $(OUTDIR)/rcupoll.dat ] || $(MAKE) --no-print-directory trace
-	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll.dat PNG=$(TOP)/docs/kernelshark-stuck-gp.png guest/dev/screenshot.sh
+	@[ -f $(OUTDIR)/rcupoll$(TRACE_SFX).dat ] || $(MAKE) --no-print-directory trace
+	@TOP=$(TOP) DAT=$(OUTDIR)/rcupoll$(TRACE_SFX).dat PNG=$(TOP)/docs/kernelshark-stuck-gp$(TRACE_SFX).png \
+		guest/dev/screenshot.sh
 
 # Both variants, one kernel build at a time.  REPEAT=N boots the guest
 # suites N times and prints how often each test passed (flakiness).

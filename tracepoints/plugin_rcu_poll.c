@@ -10,6 +10,11 @@
  * field by field; unknown fields pass through unchanged, so the plugin
  * keeps working if an event gains fields.
  *
+ * Tree RCU's grace-period events (rcu system) print their fields by
+ * position ("rcu_preempt -1195 1>2 0 0 1 0"); the plugin names them
+ * ("rcu_preempt gp_seq=-1195 level=0 cpus=0-1 reported=0x1 still=0x2
+ * tasks=0"), reading the fields themselves.
+ *
  * Install: make -C tracepoints install (into
  * ~/.local/lib/traceevent/plugins/), or point TRACEEVENT_PLUGIN_DIR at
  * the directory holding plugin_rcu_poll.so.
@@ -118,6 +123,101 @@ static int rcu_poll_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+/* --- Tree RCU ----------------------------------------------------------- */
+
+/* A tracepoint-string field (rcuname, gpevent, qsevent) as text. */
+static void put_str(struct trace_seq *s, struct tep_event *event, struct tep_record *record,
+		    const char *name)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	if (f)
+		tep_print_field_content(s, record->data, record->size, f);
+	else
+		trace_seq_puts(s, "?");
+}
+
+static long long num(struct tep_event *event, struct tep_record *record, const char *name)
+{
+	unsigned long long v = 0;
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	if (!f || tep_read_number_field(f, record->data, &v))
+		return 0;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		int shift = 64 - 8 * f->size;
+
+		return (long long)(v << shift) >> shift;
+	}
+	return (long long)v;
+}
+
+/* "rcu_preempt gp_seq=N": every Tree grace-period event starts so. */
+static void tree_head(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
+{
+	put_str(s, event, record, "rcuname");
+	trace_seq_printf(s, " gp_seq=%lld", num(event, record, "gp_seq"));
+}
+
+/* rcu_node's CPUs: "cpus=0-1" or "cpus=4". */
+static void tree_node(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
+{
+	long long lo = num(event, record, "grplo"), hi = num(event, record, "grphi");
+
+	trace_seq_printf(s, " level=%lld cpus=%lld", num(event, record, "level"), lo);
+	if (hi != lo)
+		trace_seq_printf(s, "-%lld", hi);
+}
+
+static int tree_gp_handler(struct trace_seq *s, struct tep_record *record,
+			   struct tep_event *event, void *context)
+{
+	tree_head(s, event, record);
+	trace_seq_putc(s, ' ');
+	put_str(s, event, record, "gpevent");
+	return 0;
+}
+
+static int tree_init_handler(struct trace_seq *s, struct tep_record *record,
+			     struct tep_event *event, void *context)
+{
+	tree_head(s, event, record);
+	tree_node(s, event, record);
+	trace_seq_printf(s, " qsmask=0x%llx", (unsigned long long)num(event, record, "qsmask"));
+	return 0;
+}
+
+static int tree_report_handler(struct trace_seq *s, struct tep_record *record,
+			       struct tep_event *event, void *context)
+{
+	tree_head(s, event, record);
+	tree_node(s, event, record);
+	trace_seq_printf(s, " reported=0x%llx still=0x%llx tasks=%lld",
+			 (unsigned long long)num(event, record, "mask"),
+			 (unsigned long long)num(event, record, "qsmask"),
+			 num(event, record, "gp_tasks"));
+	return 0;
+}
+
+static int tree_fqs_handler(struct trace_seq *s, struct tep_record *record,
+			    struct tep_event *event, void *context)
+{
+	tree_head(s, event, record);
+	trace_seq_printf(s, " cpu=%lld ", num(event, record, "cpu"));
+	put_str(s, event, record, "qsevent");
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	tep_event_handler_func fn;
+} tree_events[] = {
+	{ "rcu_grace_period", tree_gp_handler },
+	{ "rcu_grace_period_init", tree_init_handler },
+	{ "rcu_quiescent_state_report", tree_report_handler },
+	{ "rcu_fqs", tree_fqs_handler },
+};
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	size_t i;
@@ -125,6 +225,9 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	for (i = 0; i < sizeof(rcu_poll_events) / sizeof(rcu_poll_events[0]); i++)
 		tep_register_event_handler(tep, -1, "rcu_poll", rcu_poll_events[i],
 					   rcu_poll_handler, NULL);
+	for (i = 0; i < sizeof(tree_events) / sizeof(tree_events[0]); i++)
+		tep_register_event_handler(tep, -1, "rcu", tree_events[i].name, tree_events[i].fn,
+					   NULL);
 	return 0;
 }
 
@@ -135,4 +238,7 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	for (i = 0; i < sizeof(rcu_poll_events) / sizeof(rcu_poll_events[0]); i++)
 		tep_unregister_event_handler(tep, -1, "rcu_poll", rcu_poll_events[i],
 					     rcu_poll_handler, NULL);
+	for (i = 0; i < sizeof(tree_events) / sizeof(tree_events[0]); i++)
+		tep_unregister_event_handler(tep, -1, "rcu", tree_events[i].name, tree_events[i].fn,
+					     NULL);
 }

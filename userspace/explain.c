@@ -19,6 +19,15 @@
  * switch is one), or from the kick if the CPU was idle.  When a poller
  * noticed it (rcu_poll_qs) is not when it happened: one poll emits the
  * events of every CPU, in CPU order.
+ *
+ * A grace period of Tree RCU ends when its kthread sees that every CPU's
+ * quiescent state has been reported to the rcu_node tree.  A CPU passes
+ * one ("cpuqs", traced on that CPU: exact), then reports it from its
+ * RCU_SOFTIRQ (rcu_quiescent_state_report); an idle CPU is reported by
+ * an FQS scan ("dti").  So the wait is the latest of: a CPU passing its
+ * quiescent state (CPU_HELD, as for rcu_poll), a CPU reporting one it
+ * passed (NOT_POLLED: its RCU_SOFTIRQ did not run), or the kthread ending
+ * the grace period after the last report (NOT_POLLED, cpu -1).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -80,6 +89,34 @@ static struct cqs_ev *exact_qs(struct model *m, struct gp *g, int cpu, struct gp
 	return NULL;
 }
 
+/*
+ * Tree RCU: the CPU's own "cpuqs", else the FQS scan that found it idle,
+ * else the report (a quiescent state the trace did not show, such as
+ * going offline).  What ran there until then: the task at that moment
+ * (cpuqs is traced before the context switch it belongs to).
+ */
+static void find_qs_tree(struct model *m, struct gp *g, int cpu, struct gp_cpu *c)
+{
+	u64 since;
+
+	if (c->cpuqs && (!c->fqs || c->cpuqs <= c->fqs)) {
+		c->qs = c->cpuqs;
+		c->qs_src = QS_EXACT;
+		c->qs_how = "cpuqs";
+	} else if (c->fqs) {
+		c->qs = c->fqs;
+		c->qs_src = QS_IDLE;
+		c->qs_how = "idle";
+	} else if (c->seen) {
+		c->qs = c->seen;
+		c->qs_src = QS_SEEN;
+		c->qs_how = "report";
+	} else {
+		return;
+	}
+	tl_task_at(m, cpu, c->qs, &c->qs_pid, &c->qs_comm, &since);
+}
+
 /* When CPU @cpu really passed a quiescent state for @g, and how we know. */
 static void find_qs(struct model *m, struct gp *g, int cpu)
 {
@@ -93,6 +130,10 @@ static void find_qs(struct model *m, struct gp *g, int cpu)
 
 	c->qs_src = QS_NONE;
 	c->qs_pid = -1;
+	if (m->flv[g->flavour].tree) {
+		find_qs_tree(m, g, cpu, c);
+		return;
+	}
 	if (c->seen_how && !strcmp(c->seen_how, "offline")) {
 		c->qs = c->seen;
 		c->qs_src = QS_SEEN;
@@ -162,6 +203,8 @@ static const char *qs_phrase(const char *how)
 		{ "idle", "quiescent state in idle" },
 		{ "kernel", "tick outside any reader" },
 		{ "softirq", "quiescent state between ksoftirqd's handlers" },
+		{ "cpuqs", "quiescent state (cpuqs)" },
+		{ "report", "quiescent state (reported)" },
 	};
 	size_t i;
 
@@ -181,10 +224,46 @@ static void irq_evidence(struct model *m, struct cause *k, int cpu)
 	if (!t || !m->has_softirq)
 		return;
 	k->nsoftirq = tl_softirqs(t, k->from, k->to, -1);
-	if (k->nsoftirq)
-		k->irq = 1;
-	else if (k->to - k->from >= 20000000ULL)
-		k->irq = 0;
+	k->quiet_from = k->from;
+	k->quiet_to = k->to;
+	if (!k->nsoftirq) {
+		if (k->to - k->from >= 20000000ULL)
+			k->irq = 0;
+		return;
+	}
+	k->irq = 1;
+	/*
+	 * A few softirqs at an edge of the window (pending interrupts run as
+	 * soon as a CPU enables them again) do not make interrupts on: the
+	 * longest softirq-free stretch, if it is most of the window.
+	 */
+	{
+		u64 prev = k->from, best = 0, bfrom = 0, bto = 0;
+		size_t i;
+
+		for (i = 0; i <= t->sirq.n; i++) {
+			struct sirq_ev *s = i < t->sirq.n ? VEC_AT(&t->sirq, struct sirq_ev, i) : NULL;
+			u64 at = s ? s->ts : k->to;
+
+			if (s && (s->ts <= k->from || s->what != SIRQ_ENTRY))
+				continue;
+			if (at > k->to)
+				at = k->to;
+			if (at - prev > best) {
+				best = at - prev;
+				bfrom = prev;
+				bto = at;
+			}
+			if (!s || s->ts >= k->to)
+				break;
+			prev = s->ts;
+		}
+		if (best >= 20000000ULL && 2 * best >= k->to - k->from) {
+			k->irq = 0;
+			k->quiet_from = bfrom;
+			k->quiet_to = bto;
+		}
+	}
 }
 
 static const char *comm_or(const char *comm)
@@ -212,9 +291,13 @@ static void irq_words(char *buf, size_t len, struct cause *k, int cpu)
 	if (k->irq == 1)
 		add(buf, len, "; interrupts on (%lu softirqs ran on CPU %d meanwhile)", k->nsoftirq,
 		    cpu);
-	else if (k->irq == 0)
+	else if (k->irq == 0 && !k->nsoftirq)
 		add(buf, len, "; no softirq ran on CPU %d from %s to %s: interrupts were probably off",
 		    cpu, fmt_ts(k->from, ts), fmt_ts(k->to, ts2));
+	else if (k->irq == 0)
+		add(buf, len, "; no softirq ran on CPU %d from %s to %s (%.1f ms of the %.1f): interrupts were probably off (%lu softirqs ran there outside that)",
+		    cpu, fmt_ts(k->quiet_from, ts), fmt_ts(k->quiet_to, ts2),
+		    (k->quiet_to - k->quiet_from) / 1e6, (k->to - k->from) / 1e6, k->nsoftirq);
 }
 
 static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, int cpu)
@@ -223,6 +306,63 @@ static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, 
 	if (k->lost)
 		add(buf, len, " (the ring buffer lost events on CPU %d in this window: the answer may be wrong)",
 		    cpu);
+}
+
+/*
+ * Other CPUs that held @g for most of the time too (a CPU spinning in an
+ * IPI to a CPU with interrupts off passes no quiescent state either, and
+ * either may be the last to pass one): each in a few words.
+ */
+static void longest_task(struct model *m, int cpu, u64 from, u64 to, int *pid, const char **comm,
+			 u64 *since);
+
+static void also_held(struct model *m, struct gp *g, int cpu)
+{
+	struct cause *k = &g->cause;
+	char ts[TS_BUF];
+	int c;
+
+	for (c = 0; c < g->ncpu; c++) {
+		struct gp_cpu *d = gp_cpu(g, c);
+		struct cause o;
+		u64 until;
+
+		if (c == cpu || !gp_waits_for(g, c))
+			continue;
+		/* Tree: passed one in time, but could not report it for long. */
+		if (m->flv[g->flavour].tree && d->qs_src == QS_EXACT && d->seen > d->qs &&
+		    d->seen - d->qs > m->slow_ns && 2 * (d->seen - d->qs) >= k->wait) {
+			memset(&o, 0, sizeof(o));
+			o.from = d->qs;
+			o.to = d->seen;
+			longest_task(m, c, d->qs, d->seen, &o.pid, &o.comm, &o.since);
+			irq_evidence(m, &o, c);
+			add(k->text, sizeof(k->text),
+			    "; CPU %d passed one at %s but reported it only %.1f ms later (its RCU_SOFTIRQ waited behind ",
+			    c, fmt_ts(d->qs, ts), MS(d->seen - d->qs));
+			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
+			add(k->text, sizeof(k->text), ")");
+			if (o.irq == 0)
+				irq_words(k->text, sizeof(k->text), &o, c);
+			continue;
+		}
+		until = d->qs_src == QS_NONE ? (g->end ? g->end : m->last_ts) : d->qs;
+		if (until < g->start || until - g->start <= m->slow_ns ||
+		    2 * (until - g->start) < k->wait)
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.from = g->start;
+		o.to = until;
+		tl_task_at(m, c, g->start, &o.pid, &o.comm, &o.since);
+		irq_evidence(m, &o, c);
+		add(k->text, sizeof(k->text), "; CPU %d passed none for %.1f ms either: ", c,
+		    MS(until - g->start));
+		if (o.pid == 0)
+			add(k->text, sizeof(k->text), "it was idle");
+		else
+			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
+		irq_words(k->text, sizeof(k->text), &o, c);
+	}
 }
 
 static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool none)
@@ -247,6 +387,9 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		add(k->text, sizeof(k->text), "it was idle");
 		if (none)
 			add(k->text, sizeof(k->text), " and no tick or reschedule came to the end of the trace");
+		else if (c && c->qs_src == QS_IDLE && m->flv[g->flavour].tree)
+			add(k->text, sizeof(k->text), ", and the FQS scan that found it idle (dti) came only at %s",
+			    fmt_ts(c->qs, ts2));
 		else if (c && c->qs_src == QS_IDLE)
 			add(k->text, sizeof(k->text), ", and the kick that rescheduled it came only at %s",
 			    fmt_ts(c->qs, ts2));
@@ -256,6 +399,7 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 			    qs_phrase(c->qs_how), fmt_ts(c->qs, ts2));
 		irq_words(k->text, sizeof(k->text), k, cpu);
 		lost_words(k->text, sizeof(k->text), m, k, cpu);
+		also_held(m, g, cpu);
 		return;
 	}
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
@@ -279,6 +423,45 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		    fmt_ts(c->qs, ts2));
 	irq_words(k->text, sizeof(k->text), k, cpu);
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
+	also_held(m, g, cpu);
+}
+
+/*
+ * The task that ran longest on @cpu in (@from, @to], and since when it
+ * ran there (0: before the trace).
+ */
+static void longest_task(struct model *m, int cpu, u64 from, u64 to, int *pid, const char **comm,
+			 u64 *since)
+{
+	struct cpu_tl *t = cpu >= 0 && cpu < m->ncpus ? &m->cpus[cpu] : NULL;
+	struct sw_ev *sw = t ? tl_switch_after(t, from) : NULL;
+	u64 at = from, best = 0, cur_since;
+	int cur_pid;
+	const char *cur_comm;
+
+	tl_task_at(m, cpu, from, pid, comm, since);
+	if (!sw)
+		return;
+	cur_pid = *pid;
+	cur_comm = *comm;
+	cur_since = *since;
+	for (size_t i = sw - (struct sw_ev *)t->sw.v; i <= t->sw.n; i++) {
+		sw = i < t->sw.n ? VEC_AT(&t->sw, struct sw_ev, i) : NULL;
+		u64 end = sw && sw->ts < to ? sw->ts : to;
+
+		if (end - at > best) {
+			best = end - at;
+			*pid = cur_pid;
+			*comm = cur_comm;
+			*since = cur_since;
+		}
+		if (!sw || sw->ts >= to)
+			break;
+		at = sw->ts;
+		cur_pid = sw->next_pid;
+		cur_comm = sw->next_comm;
+		cur_since = sw->ts;
+	}
 }
 
 /* The first entry of softirq @vec on a CPU in (from, to], 0 if none. */
@@ -331,7 +514,7 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	k->to = to;
 	k->wait = to - last_qs;
 	k->qs_within = last_qs - g->start;
-	tl_task_at(m, cpu, last_qs, &k->pid, &k->comm, &k->since);
+	longest_task(m, cpu, last_qs, to, &k->pid, &k->comm, &k->since);
 	irq_evidence(m, k, cpu);
 	snprintf(k->brief, sizeof(k->brief), "CPU %d did not poll: %s", cpu,
 		 k->pid < 0 ? "?" : comm_or(k->comm));
@@ -346,7 +529,11 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
 	if (k->pid > 0 && k->since && k->since <= last_qs)
 		add(k->text, sizeof(k->text), ", running there since %s", fmt_ts(k->since, ts));
+	else if (k->pid > 0 && k->since)
+		add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 	add(k->text, sizeof(k->text), ")");
+	if (k->irq == 0)
+		irq_words(k->text, sizeof(k->text), k, cpu);
 	w = m->has_wakeup ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
 	if (w)
 		add(k->text, sizeof(k->text), "; ksoftirqd/%d was woken at %s", cpu, fmt_ts(w->ts, ts));
@@ -463,6 +650,215 @@ static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, 
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
 }
 
+/*
+ * Tree RCU: the grace-period kthread (named as its RCU) woken in the
+ * window of @k: on which CPU, and what ran there then, until it ran.
+ */
+static void kthread_words(struct model *m, struct gp *g, struct cause *k)
+{
+	const char *name = m->flv[g->flavour].name;
+	struct wake_ev *w = NULL;
+	struct sw_ev *sw, *run;
+	char ts[TS_BUF], ts2[TS_BUF];
+	int c, pid, rcpu;
+	const char *comm;
+	u64 since;
+
+	for (c = 0; c < m->ncpus && !w; c++) {
+		struct cpu_tl *t = &m->cpus[c];
+		size_t i;
+
+		for (i = 0; i < t->wake.n; i++) {
+			struct wake_ev *x = VEC_AT(&t->wake, struct wake_ev, i);
+
+			if (x->ts >= k->from && x->ts < k->to && !strcmp(x->comm, name)) {
+				w = x;
+				break;
+			}
+		}
+	}
+	if (!w || w->target_cpu < 0 || w->target_cpu >= m->ncpus)
+		return;
+	tl_task_at(m, w->target_cpu, w->ts, &pid, &comm, &since);
+	k->cpu = w->target_cpu;
+	k->pid = pid;
+	k->comm = comm;
+	k->since = since;
+	add(k->text, sizeof(k->text), "; %s (pid %d) was woken at %s on CPU %d, where ", name, w->pid,
+	    fmt_ts(w->ts, ts), w->target_cpu);
+	task_words(k->text, sizeof(k->text), m, pid, comm);
+	add(k->text, sizeof(k->text), " ran");
+	/* When it got a CPU: the first switch to it anywhere after the wake-up. */
+	for (c = 0, run = NULL, rcpu = -1; c < m->ncpus; c++) {
+		struct cpu_tl *t = &m->cpus[c];
+		size_t i;
+
+		for (sw = tl_switch_after(t, w->ts), i = sw ? (size_t)(sw - (struct sw_ev *)t->sw.v) : t->sw.n;
+		     i < t->sw.n; i++) {
+			sw = VEC_AT(&t->sw, struct sw_ev, i);
+			if (sw->ts > k->to || (run && sw->ts >= run->ts))
+				break;
+			if (sw->next_pid == w->pid) {
+				run = sw;
+				rcpu = c;
+				break;
+			}
+		}
+	}
+	if (run)
+		add(k->text, sizeof(k->text), "; it ran at %s on CPU %d", fmt_ts(run->ts, ts2), rcpu);
+	snprintf(k->brief, sizeof(k->brief), "kthread waited on CPU %d: %s", w->target_cpu,
+		 pid < 0 ? "?" : comm_or(comm));
+}
+
+/*
+ * Tree RCU (preemptible): tasks preempted inside a reader before the last
+ * CPU report, and still inside it after, kept the rcu_node tree from
+ * reporting (gp_tasks).  If that is the longest wait, say which tasks.
+ */
+static bool tree_blocked(struct model *m, struct gp *g, u64 last_qs, u64 last_rep, u64 horizon)
+{
+	struct cause *k = &g->cause;
+	u64 unblock = 0, held = last_qs - g->start;
+	char ts[TS_BUF], ts2[TS_BUF];
+	size_t i, j;
+	int n = 0;
+
+	if (!g->tasks && !m->has_preempt_task)
+		return false;
+	for (i = 0; i < m->pts.n; i++) {
+		struct pt_ev *p = VEC_AT(&m->pts, struct pt_ev, i);
+		u64 put = 0;
+
+		if (!p->get || p->ts > last_rep || p->ts >= horizon)
+			continue;
+		for (j = i + 1; j < m->pts.n; j++) {
+			struct pt_ev *q = VEC_AT(&m->pts, struct pt_ev, j);
+
+			if (q->pid == p->pid) {
+				put = q->get ? 0 : q->ts;
+				if (!q->get)
+					break;
+			}
+		}
+		if (put && put <= last_rep)
+			continue;
+		if (n < CAUSE_MAX_TASKS) {
+			k->tasks[n].pid = p->pid;
+			k->tasks[n].comm = p->comm;
+			k->tasks[n].cpu = p->cpu;
+			k->tasks[n].got = p->ts;
+			k->tasks[n].put = put && put <= horizon ? put : 0;
+			n++;
+		}
+		unblock = !put || put > horizon ? horizon : (put > unblock ? put : unblock);
+	}
+	if (!n && g->tasks)
+		unblock = 0;	/* blocked, but by whom the trace does not say */
+	if (!unblock || unblock - last_rep < held || unblock - last_rep < horizon - unblock)
+		return false;
+	k->kind = CAUSE_PREEMPTED;
+	k->ntasks = n;
+	k->cpu = k->tasks[0].cpu;
+	k->pid = k->tasks[0].pid;
+	k->comm = k->tasks[0].comm;
+	k->from = last_rep;
+	k->to = unblock;
+	k->wait = unblock - last_rep;
+	k->qs_within = held;
+	snprintf(k->brief, sizeof(k->brief), "preempted reader: %s", comm_or(k->comm));
+	snprintf(k->text, sizeof(k->text),
+		 "every CPU passed a quiescent state within %.2f ms, but preempted readers held the grace period %.1f ms longer:",
+		 MS(held), MS(k->wait));
+	for (i = 0; i < (size_t)n; i++) {
+		add(k->text, sizeof(k->text), "%s %s (pid %d), preempted in its reader on CPU %d at %s, ",
+		    i ? ";" : "", comm_or(k->tasks[i].comm), k->tasks[i].pid, k->tasks[i].cpu,
+		    fmt_ts(k->tasks[i].got, ts));
+		if (k->tasks[i].put)
+			add(k->text, sizeof(k->text), "left it at %s", fmt_ts(k->tasks[i].put, ts2));
+		else
+			add(k->text, sizeof(k->text), "still in it at the end of the trace");
+	}
+	return true;
+}
+
+/*
+ * Tree RCU, every CPU passed its quiescent state, the last one (@cpu) at
+ * @last_qs: the longest of three waits made the grace period late.
+ */
+static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u64 horizon)
+{
+	struct cause *k = &g->cause;
+	u64 last_rep = 0, held = last_qs - g->start;
+	int rcpu = -1, c;
+	char ts[TS_BUF];
+
+	for (c = 0; c < g->ncpu; c++) {
+		struct gp_cpu *d = gp_cpu(g, c);
+
+		if (gp_waits_for(g, c) && d->seen > last_rep) {
+			last_rep = d->seen;
+			rcpu = c;
+		}
+	}
+	if (rcpu < 0 || last_rep < last_qs)
+		last_rep = last_qs;
+	if (tree_blocked(m, g, last_qs, last_rep, horizon))
+		return;
+	if (held >= last_rep - last_qs && held >= horizon - last_rep) {
+		explain_held(m, g, cpu, last_qs, false);
+		return;
+	}
+	k->qs_within = held;
+	if (rcpu >= 0 && last_rep - gp_cpu(g, rcpu)->qs > horizon - last_rep &&
+	    gp_cpu(g, rcpu)->qs_src == QS_EXACT) {
+		/* Passed, but its RCU_SOFTIRQ did not report it. */
+		u64 qs = gp_cpu(g, rcpu)->qs;
+
+		k->kind = CAUSE_NOT_REPORTED;
+		k->cpu = rcpu;
+		k->from = qs;
+		k->to = last_rep;
+		k->wait = last_rep - qs;
+		longest_task(m, rcpu, qs, last_rep, &k->pid, &k->comm, &k->since);
+		irq_evidence(m, k, rcpu);
+		snprintf(k->brief, sizeof(k->brief), "CPU %d did not report: %s", rcpu,
+			 k->pid < 0 ? "?" : comm_or(k->comm));
+		snprintf(k->text, sizeof(k->text),
+			 "every CPU passed a quiescent state within %.2f ms; CPU %d reported its own %.1f ms after passing it (its RCU_SOFTIRQ waited behind ",
+			 MS(k->qs_within), rcpu, MS(k->wait));
+		task_words(k->text, sizeof(k->text), m, k->pid, k->comm);
+		if (k->pid > 0 && k->since > qs)
+			add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
+		add(k->text, sizeof(k->text), ")");
+		if (k->irq == 0)
+			irq_words(k->text, sizeof(k->text), k, rcpu);
+		if (m->has_softirq && rcpu < m->ncpus) {
+			u64 at = first_softirq(&m->cpus[rcpu], qs, last_rep, RCU_SOFTIRQ_VEC);
+
+			if (at)
+				add(k->text, sizeof(k->text), "; RCU_SOFTIRQ ran at %s", fmt_ts(at, ts));
+		}
+		lost_words(k->text, sizeof(k->text), m, k, rcpu);
+		return;
+	}
+	/* Reported in time; the grace-period kthread ended it late. */
+	k->kind = CAUSE_KTHREAD;
+	k->cpu = -1;
+	k->from = last_rep;
+	k->to = horizon;
+	k->wait = horizon - last_rep;
+	k->pid = -1;
+	snprintf(k->brief, sizeof(k->brief), "kthread ended it late");
+	snprintf(k->text, sizeof(k->text),
+		 "every CPU's quiescent state was reported within %.2f ms; the grace-period kthread %s it %.1f ms later (%d FQS scan%s)",
+		 MS(last_rep - g->start), g->end ? "ended" : "had not ended", MS(k->wait), g->nfqs,
+		 g->nfqs == 1 ? "" : "s");
+	if (g->tasks)
+		add(k->text, sizeof(k->text), "; preempted readers blocked it (gp_tasks)");
+	kthread_words(m, g, k);
+}
+
 /* Why @g took as long as it did (whether or not it counts as slow). */
 void explain_gp(struct model *m, struct gp *g)
 {
@@ -496,6 +892,10 @@ void explain_gp(struct model *m, struct gp *g)
 		return;
 	}
 	c = gp_cpu(g, last_cpu);
+	if (m->flv[g->flavour].tree) {
+		explain_tree(m, g, last_cpu, last_qs, horizon);
+		return;
+	}
 	/* The preempt flavour: flipped early, but the counter drained late. */
 	if (m->flv[g->flavour].global) {
 		u64 drained = 0;

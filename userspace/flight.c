@@ -366,7 +366,7 @@ int cmd_flight(int argc, char **argv)
 		die_usage("flight takes no arguments, not '%s'", argv[optind]);
 	check_root();
 	tdir = tracing_dir_checked();
-	check_rcu_poll_events(tdir);
+	check_rcu_poll_events(tdir, false);
 	check_dir(fl.dir);
 	signals_install();
 	fl.ncpus = count_cpus(tdir);

@@ -107,7 +107,12 @@ struct rp_instance {
 /* The tracefs directory, without mounting anything; dies if absent. */
 const char *tracing_dir_checked(void);
 void check_root(void);
-void check_rcu_poll_events(const char *tdir);
+/*
+ * rcu_poll's events, or (@tree_ok) Tree RCU's rcu:rcu_grace_period: sets
+ * rp_tree_kernel; dies naming both paths if the kernel has neither.
+ */
+void check_rcu_poll_events(const char *tdir, bool tree_ok);
+extern bool rp_tree_kernel;
 
 /*
  * A new instance "rcupoll-<what>-<pid>" with rcupoll's events enabled,

@@ -31,7 +31,8 @@ void usage_record(FILE *f)
 		"usage: rcupoll record [OPTIONS] [--] [COMMAND [ARGS...]]\n"
 		"\n"
 		"Trace rcu_poll:*, rcu:*, sched:sched_switch, sched:sched_wakeup and\n"
-		"irq:softirq_raise/entry/exit while COMMAND runs, or for --duration seconds, in a\n"
+		"irq:softirq_raise/entry/exit while COMMAND runs, or for --duration seconds (on a\n"
+		"Tree RCU kernel: rcu:* but rcu_utilization and rcu_dyntick), in a\n"
 		"tracefs instance of its own (rcupoll-record-PID), and write a trace.dat that\n"
 		"trace-cmd, KernelShark and rcupoll report read.  The top-level tracing state\n"
 		"is not touched.\n"
@@ -159,7 +160,7 @@ int cmd_record(int argc, char **argv)
 		die_usage("--duration or a COMMAND, not both");
 	check_root();
 	tdir = tracing_dir_checked();
-	check_rcu_poll_events(tdir);
+	check_rcu_poll_events(tdir, true);
 	signals_install();
 	/* The output first: a bad path fails before anything is traced. */
 	df = datfile_open(out, count_top_cpus(tdir), temp);

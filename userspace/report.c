@@ -25,7 +25,8 @@ struct opts {
 	const char *table;	/* only this one (CSV: one table per output) */
 	int top;
 	double slow_ms;
-	long batch;		/* --batch; -1: none */
+	long batch;		/* --batch (Tree's gp_seq may be negative) */
+	bool has_batch;
 	const char *flavour;
 	const char *buffer;
 	const char *file;
@@ -92,6 +93,8 @@ static const char *cause_code(enum cause_kind k)
 	case CAUSE_PREEMPTED: return "preempted";
 	case CAUSE_NO_START: return "no_start";
 	case CAUSE_UNKNOWN: return "unknown";
+	case CAUSE_NOT_REPORTED: return "not_reported";
+	case CAUSE_KTHREAD: return "gp_kthread";
 	default: return "";
 	}
 }
@@ -128,10 +131,12 @@ static void table_trace(struct model *m, struct opts *o)
 		printf("%s", o->file);
 		if (*m->buffer)
 			printf(" (buffer %s)", m->buffer);
-		printf(": %llu events on %d CPUs over %.3f s, %llu lost; %llu rcu_poll events, %zu batches\n",
+		printf(": %llu events on %d CPUs over %.3f s, %llu lost; %llu %s events, %zu %s\n",
 		       m->nevents, m->ncpus, (m->last_ts - m->first_ts) / 1e9, m->lost, m->nrcu_poll,
-		       m->gps.n);
-		if (!m->has_cpu_qs)
+		       m->tree ? "Tree RCU grace-period" : "rcu_poll", m->gps.n, gp_nouns(m));
+		if (m->tree)
+			printf("Tree RCU: grace periods numbered by gp_seq; a CPU's quiescent state is its cpuqs event (exact), or the FQS scan that found it idle\n");
+		else if (!m->has_cpu_qs)
 			printf("quiescent states are inferred from context switches (no rcu_poll_cpu_qs events in this trace)\n");
 		if (!m->has_switch)
 			printf("the trace has no sched_switch events: what ran on a CPU is unknown\n");
@@ -152,9 +157,12 @@ static void table_summary(struct model *m, struct opts *o)
 		{ "min_us", COL_US, 10, "min" },
 	};
 	struct table t = TABLE("summary", "batch durations (us), batches that ended", cols);
+	char title[80];
 	double *d = xmalloc((m->gps.n + 1) * sizeof(double));
 	int f;
 
+	snprintf(title, sizeof(title), "%s durations (us), %s that ended", gp_noun(m), gp_nouns(m));
+	t.title = title;
 	table_begin(&t, o->fmt);
 	for (f = 0; f < m->nflv; f++) {
 		size_t i, n = 0, inflight = 0;
@@ -216,11 +224,16 @@ static void print_waiting_line(struct model *m, struct gp *g)
 	char in[512], behind[1024];
 	unsigned long nin, nbehind;
 
+	long ncbs;
+
 	waiting_words(m, g, true, in, sizeof(in), &nin);
 	waiting_words(m, g, false, behind, sizeof(behind), &nbehind);
-	printf("    waiting: %ld callback%s in it", g->ncbs, g->ncbs == 1 ? "" : "s");
+	/* Tree RCU does not trace how many wait for a grace period: those seen queued. */
+	ncbs = g->ncbs >= 0 ? g->ncbs : (long)nin;
+	printf("    waiting: %ld callback%s %s", ncbs, ncbs == 1 ? "" : "s",
+	       g->ncbs >= 0 ? "in it" : "queued before it started and not invoked");
 	if (nin)
-		printf(" (%s%s)", in, (long)nin < g->ncbs ? ", the rest queued before the trace began" : "");
+		printf(" (%s%s)", in, (long)nin < ncbs ? ", the rest queued before the trace began" : "");
 	if (g->owner >= 0)
 		printf(", %lu queued behind it on CPU %d", nbehind, g->owner);
 	else
@@ -237,7 +250,8 @@ static void print_gp_title(struct model *m, struct gp *g)
 {
 	char ts[TS_BUF];
 
-	printf("  %s %lu", m->flv[g->flavour].name, g->nr);
+	printf("  %s %s%ld", m->flv[g->flavour].name, m->flv[g->flavour].tree ? "gp_seq " : "",
+	       GP_NR(g));
 	if (g->owner >= 0)
 		printf(" of CPU %d", g->owner);
 	printf(", started %s%s, ", fmt_ts(g->start, ts),
@@ -285,8 +299,8 @@ static void young_in_flight(struct model *m)
 
 		if (g->end || g->slow)
 			continue;
-		printf("%s %s %lu", n++ ? "," : "  also in flight at the end, younger than that:",
-		       m->flv[g->flavour].name, g->nr);
+		printf("%s %s %ld", n++ ? "," : "  also in flight at the end, younger than that:",
+		       m->flv[g->flavour].name, GP_NR(g));
 		if (g->owner >= 0)
 			printf(" of CPU %d", g->owner);
 		printf(" (%.1f ms)", MS(m->last_ts - g->start));
@@ -300,7 +314,8 @@ static void text_why(struct model *m, struct opts *o)
 	struct gp **v;
 	size_t n = slow_list(m, &v), i;
 
-	printf("\nslow batches (over %g ms, ended or still in flight at the end), and why\n", o->slow_ms);
+	printf("\nslow %s (over %g ms, ended or still in flight at the end), and why\n", gp_nouns(m),
+	       o->slow_ms);
 	for (i = 0; i < n; i++) {
 		print_gp_title(m, v[i]);
 		printf("    ");
@@ -340,12 +355,13 @@ static void table_batches(struct model *m, struct opts *o)
 		struct cause *k = &g->cause;
 		bool has = k->kind != CAUSE_NONE;
 
-		if (o->batch >= 0 && g->nr != (unsigned long)o->batch)
+		if (o->has_batch && g->nr != (unsigned long)o->batch)
 			continue;
 		table_row(&t, m->flv[g->flavour].name, I(g->nr),
 			  g->owner >= 0 ? I(g->owner) : TABLE_NULL_INT, g->start, g->end,
-			  US(gp_duration(m, g)), I(!g->end), I(g->slow), I(g->ncbs),
-			  cause_code(k->kind), has ? I(k->cpu) : TABLE_NULL_INT,
+			  US(gp_duration(m, g)), I(!g->end), I(g->slow),
+			  g->ncbs >= 0 ? I(g->ncbs) : TABLE_NULL_INT,
+			  cause_code(k->kind), has && k->cpu >= 0 ? I(k->cpu) : TABLE_NULL_INT,
 			  has && k->pid >= 0 ? I(k->pid) : TABLE_NULL_INT,
 			  has && k->pid >= 0 ? k->comm : NULL, has ? US(k->wait) : NAN,
 			  has ? k->text : NULL);
@@ -368,7 +384,8 @@ static void table_delays(struct model *m, struct opts *o)
 	if (o->fmt == FMT_TEXT) {
 		char ts[TS_BUF];
 
-		printf("\ncallbacks that waited over %g ms for a batch to start\n", o->slow_ms);
+		printf("\ncallbacks that waited over %g ms for a batch to start%s\n", o->slow_ms,
+		       m->tree ? " (rcu_poll only: Tree RCU does not trace which grace period a callback waits for)" : "");
 		for (i = 0; i < m->delays.n; i++) {
 			struct delay *d = VEC_AT(&m->delays, struct delay, i);
 
@@ -414,6 +431,10 @@ static void table_slowest(struct model *m, struct opts *o)
 	struct table t = TABLE("slowest", "slowest batches that ended", cols);
 	struct gp **v = xmalloc((m->gps.n + 1) * sizeof(*v));
 	size_t i, n = 0;
+	char title[64];
+
+	snprintf(title, sizeof(title), "slowest %s that ended", gp_nouns(m));
+	t.title = title;
 
 	for (i = 0; i < m->gps.n; i++) {
 		if (model_gp(m, i)->end)
@@ -423,7 +444,7 @@ static void table_slowest(struct model *m, struct opts *o)
 	table_begin(&t, o->fmt);
 	for (i = 0; i < n && (int)i < o->top; i++) {
 		/* Below the threshold nothing is explained: say so. */
-		table_row(&t, m->flv[v[i]->flavour].name, I(v[i]->nr),
+		table_row(&t, m->flv[v[i]->flavour].name, I(GP_NR(v[i])),
 			  v[i]->owner >= 0 ? I(v[i]->owner) : TABLE_NULL_INT, v[i]->start,
 			  US(v[i]->end - v[i]->start),
 			  v[i]->slow ? v[i]->cause.brief : "not slow");
@@ -525,6 +546,9 @@ static void table_stalls(struct model *m, struct opts *o)
 	struct table t = TABLE("stalls", "stall warnings (rcu_poll_stall, rcu_poll_holdout)", cols);
 	size_t i;
 
+	if (m->tree)
+		t.title = "stall warnings (rcu_stall_warning: the grace period in flight, the CPUs not yet reported)";
+
 	table_begin(&t, o->fmt);
 	for (i = 0; i < m->stalls.n; i++) {
 		struct stall_ev *s = VEC_AT(&m->stalls, struct stall_ev, i);
@@ -534,9 +558,10 @@ static void table_stalls(struct model *m, struct opts *o)
 			table_row(&t, s->ts, "holdout", m->flv[s->flavour].name, nul, I(s->batch), nul,
 				  nul, NULL, nul, nul, s->kind, I(s->holdout_cpu), I(s->pid), s->comm);
 		else
-			table_row(&t, s->ts, "stall", m->flv[s->flavour].name, I(s->cpu), I(s->batch),
-				  I(s->age_ms), I(s->ncbs), s->holdouts, I(s->ntasks), I(s->nwarn),
-				  NULL, nul, nul, NULL);
+			table_row(&t, s->ts, "stall", m->flv[s->flavour].name, I(s->cpu),
+				  s->batch || !m->tree ? I((long)s->batch) : nul, I(s->age_ms),
+				  s->ncbs >= 0 ? I(s->ncbs) : nul, s->holdouts, I(s->ntasks),
+				  I(s->nwarn), *s->kind ? s->kind : NULL, nul, nul, NULL);
 	}
 	table_end(&t);
 }
@@ -618,10 +643,15 @@ static void gp_timeline(struct model *m, struct gp *g, struct vec *items)
 	u64 to = g->end ? g->end : m->last_ts;
 	int cpu;
 
-	tl_add(items, g->start, g->start_cpu, "batch start: %ld callback%s", g->ncbs,
-	       g->ncbs == 1 ? "" : "s");
+	bool tree = m->flv[g->flavour].tree;
+
+	if (tree)
+		tl_add(items, g->start, g->start_cpu, "grace period start (gp_seq %ld)", GP_NR(g));
+	else
+		tl_add(items, g->start, g->start_cpu, "batch start: %ld callback%s", g->ncbs,
+		       g->ncbs == 1 ? "" : "s");
 	if (g->end)
-		tl_add(items, g->end, g->end_cpu, "batch end");
+		tl_add(items, g->end, g->end_cpu, "%s end", gp_noun(m));
 	for (cpu = 0; cpu < g->ncpu; cpu++) {
 		struct gp_cpu *c = gp_cpu(g, cpu);
 		struct cpu_tl *t = cpu < m->ncpus ? &m->cpus[cpu] : NULL;
@@ -632,12 +662,20 @@ static void gp_timeline(struct model *m, struct gp *g, struct vec *items)
 			continue;
 		if (c->kick)
 			tl_add(items, c->kick, g->start_cpu, "kick CPU %d", cpu);
-		if (c->seen)
+		if (c->seen && tree)
+			tl_add(items, c->seen, cpu, "CPU %d's quiescent state reported to the rcu_node tree",
+			       cpu);
+		else if (c->seen)
 			tl_add(items, c->seen, g->end_cpu >= 0 ? g->end_cpu : g->start_cpu,
 			       "poller saw CPU %d pass a quiescent state (%s)", cpu, c->seen_how);
+		if (c->noticed)
+			tl_add(items, c->noticed, cpu, "noticed the grace period (cpustart)");
+		if (c->fqs)
+			tl_add(items, c->fqs, g->start_cpu, "FQS scan: CPU %d %s", cpu,
+			       !strcmp(c->fqs_how, "dti") ? "idle (dti), reported for it" : c->fqs_how);
 		if (c->qs_src == QS_EXACT)
-			tl_add(items, c->qs, cpu, "quiescent state (%s) <- counts for this batch",
-			       c->qs_how);
+			tl_add(items, c->qs, cpu, "quiescent state (%s) <- counts for this %s",
+			       c->qs_how, gp_noun(m));
 		if (!t)
 			continue;
 		for (s = tl_switch_after(t, g->start); s && s->ts <= to;
@@ -657,7 +695,8 @@ static void gp_timeline(struct model *m, struct gp *g, struct vec *items)
 			struct sirq_ev *q = VEC_AT(&t->sirq, struct sirq_ev, i);
 
 			if (q->ts <= g->start || q->ts > to || q->vec != RCU_SOFTIRQ_VEC ||
-			    q->what != SIRQ_ENTRY || cpu != (g->owner >= 0 ? g->owner : g->end_cpu))
+			    q->what != SIRQ_ENTRY ||
+			    (!tree && cpu != (g->owner >= 0 ? g->owner : g->end_cpu)))
 				continue;
 			if (shown++ >= TL_PER_CPU) {
 				more++;
@@ -680,7 +719,10 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 	size_t i;
 
 	explain_gp(m, g);
-	printf("%s batch %lu", m->flv[g->flavour].name, g->nr);
+	if (m->flv[g->flavour].tree)
+		printf("%s grace period, gp_seq %ld", m->flv[g->flavour].name, GP_NR(g));
+	else
+		printf("%s batch %lu", m->flv[g->flavour].name, g->nr);
 	if (g->owner >= 0)
 		printf(" of CPU %d", g->owner);
 	printf(" (%s)\n", o->file);
@@ -690,8 +732,12 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 		printf(" in ");
 		put_text(stdout, comm);
 	}
-	printf(" with %ld callback%s, waiting for %d CPUs\n", g->ncbs, g->ncbs == 1 ? "" : "s",
-	       g->nwait);
+	if (g->ncbs >= 0)
+		printf(" with %ld callback%s,", g->ncbs, g->ncbs == 1 ? "" : "s");
+	printf("%s waiting for %d CPUs", g->ncbs >= 0 ? "" : ",", g->nwait);
+	if (m->flv[g->flavour].tree)
+		printf(", %d FQS scan%s", g->nfqs, g->nfqs == 1 ? "" : "s");
+	printf("\n");
 	if (g->end)
 		printf("  ended   %s on CPU %d after %.3f ms\n", fmt_ts(g->end, ts), g->end_cpu,
 		       MS(g->end - g->start));
@@ -705,7 +751,8 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 	printf("\n");
 	if (!g->end)
 		print_waiting_line(m, g);
-	printf("\n  CPU  quiescent state (after start, how, what ran until then)       seen by the poller (after)\n");
+	printf("\n  CPU  quiescent state (after start, how, what ran until then)       %s (after)\n",
+	       m->tree ? "reported" : "seen by the poller");
 	for (cpu = 0; cpu < g->ncpu; cpu++) {
 		struct gp_cpu *c = gp_cpu(g, cpu);
 		char qs[160];
@@ -728,7 +775,7 @@ static void text_batch(struct model *m, struct gp *g, struct opts *o)
 			printf(" (pid %d)\n", c->qs_pid);
 		}
 	}
-	if (!m->has_cpu_qs)
+	if (!m->has_cpu_qs && !m->tree)
 		printf("  (quiescent states inferred: the first context switch after the start, or the kick of an idle CPU;\n"
 		       "   record rcu_poll:rcu_poll_cpu_qs for the exact ones)\n");
 	gp_timeline(m, g, &items);
@@ -762,14 +809,15 @@ static struct gp *pick_batch(struct model *m, struct opts *o)
 		if (g->nr != (unsigned long)o->batch || (f >= 0 && g->flavour != f))
 			continue;
 		if (found)
-			die("batch %ld is in both %s and %s: choose with --flavour", o->batch,
+			die("%s %ld is in both %s and %s: choose with --flavour", gp_noun(m), o->batch,
 			    m->flv[found->flavour].name, m->flv[g->flavour].name);
 		found = g;
 	}
 	if (!found)
-		die("%s has no batch %ld%s%s (its batches: %lu to %lu)", o->file, o->batch,
-		    o->flavour ? " of flavour " : "", o->flavour ? o->flavour : "",
-		    m->gps.n ? model_gp(m, 0)->nr : 0, m->gps.n ? model_gp(m, m->gps.n - 1)->nr : 0);
+		die("%s has no %s %ld%s%s (its %s: %ld to %ld)", o->file, gp_noun(m), o->batch,
+		    o->flavour ? " of flavour " : "", o->flavour ? o->flavour : "", gp_nouns(m),
+		    m->gps.n ? GP_NR(model_gp(m, 0)) : 0,
+		    m->gps.n ? GP_NR(model_gp(m, m->gps.n - 1)) : 0);
 	return found;
 }
 
@@ -818,7 +866,14 @@ static void parse_report(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 's': o->slow_ms = parse_ms(optarg, "--slow", 0, 3600000); break;
 		case 'n': o->top = parse_num(optarg, "--top", 1, 100000); break;
-		case 'b': o->batch = parse_num(optarg, "--batch", 0, LONG_MAX); break;
+		case 'b':
+			/* A Tree RCU gp_seq starts negative at boot (-1200). */
+			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
+				o->batch = -(long)parse_num(optarg + 1, "--batch", 1, LONG_MAX);
+			else
+				o->batch = parse_num(optarg, "--batch", 0, LONG_MAX);
+			o->has_batch = true;
+			break;
 		case 'F': o->flavour = optarg; break;
 		case 'B': o->buffer = optarg; break;
 		case 'f':
@@ -847,9 +902,9 @@ static void parse_report(int argc, char **argv, struct opts *o)
 	if (optind < argc - 1)
 		die_usage("one trace.dat at a time, not '%s' and '%s'", argv[optind], argv[optind + 1]);
 	o->file = argv[optind];
-	if (o->flavour && o->batch < 0)
+	if (o->flavour && !o->has_batch)
 		die_usage("--flavour goes with --batch N");
-	if (o->table && !strcmp(o->table, "cpus") && o->batch < 0)
+	if (o->table && !strcmp(o->table, "cpus") && !o->has_batch)
 		die_usage("--table cpus goes with --batch N");
 	if (o->fmt == FMT_CSV && !o->table)
 		o->table = "batches";
@@ -857,12 +912,12 @@ static void parse_report(int argc, char **argv, struct opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	struct opts o = { .fmt = FMT_TEXT, .top = 5, .slow_ms = 5, .batch = -1 };
+	struct opts o = { .fmt = FMT_TEXT, .top = 5, .slow_ms = 5 };
 	struct model *m;
 
 	parse_report(argc, argv, &o);
 	m = model_load(o.file, o.buffer, (u64)(o.slow_ms * 1e6));
-	if (o.batch >= 0)
+	if (o.has_batch)
 		report_batch(m, &o);
 	else
 		report_all(m, &o);

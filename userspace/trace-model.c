@@ -11,6 +11,9 @@
  * (an older kernel, a recording without sched events) loads all the
  * same; the model says what it has, and explain.c says what it cannot
  * tell.
+ *
+ * A trace of a Tree RCU kernel (no rcu_poll events, but rcu:rcu_grace_period)
+ * is read into the same objects: see tree_*() below.
  */
 
 #include <errno.h>
@@ -175,7 +178,11 @@ static void hmap_free(struct hmap *h)
 enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_SIRQ_RAISE, EV_SIRQ_ENTRY, EV_SIRQ_EXIT,
 	EV_START, EV_QS, EV_END, EV_KICK, EV_CALL, EV_INVOKE, EV_STALL,
-	EV_HOLDOUT, EV_CPU_QS, EV_PREEMPT_TASK, EV_NKINDS
+	EV_HOLDOUT, EV_CPU_QS, EV_PREEMPT_TASK,
+	/* Tree RCU (include/trace/events/rcu.h, CONFIG_TREE_RCU) */
+	EV_T_GP, EV_T_INIT, EV_T_REPORT, EV_T_FQS, EV_T_STALL, EV_T_CALL, EV_T_INVOKE,
+	EV_T_PTASK, EV_T_UNLOCK,
+	EV_NKINDS
 };
 
 static const struct {
@@ -205,6 +212,18 @@ static const struct {
 	[EV_CPU_QS] = { "rcu_poll", "rcu_poll_cpu_qs", { "how", "qs" } },
 	[EV_PREEMPT_TASK] = { "rcu_poll", "rcu_poll_preempt_task",
 			      { "pid", "comm", "how", "cntr_cpu" } },
+	[EV_T_GP] = { "rcu", "rcu_grace_period", { "rcuname", "gp_seq", "gpevent" } },
+	[EV_T_INIT] = { "rcu", "rcu_grace_period_init",
+			{ "rcuname", "gp_seq", "level", "grplo", "grphi", "qsmask" } },
+	[EV_T_REPORT] = { "rcu", "rcu_quiescent_state_report",
+			  { "rcuname", "gp_seq", "mask", "qsmask", "level", "grplo", "grphi",
+			    "gp_tasks" } },
+	[EV_T_FQS] = { "rcu", "rcu_fqs", { "rcuname", "gp_seq", "cpu", "qsevent" } },
+	[EV_T_STALL] = { "rcu", "rcu_stall_warning", { "rcuname", "msg" } },
+	[EV_T_CALL] = { "rcu", "rcu_callback", { "rcuname", "rhp", "func", "qlen" } },
+	[EV_T_INVOKE] = { "rcu", "rcu_invoke_callback", { "rcuname", "rhp", "func" } },
+	[EV_T_PTASK] = { "rcu", "rcu_preempt_task", { "rcuname", "pid", "gp_seq" } },
+	[EV_T_UNLOCK] = { "rcu", "rcu_unlock_preempted_task", { "rcuname", "gp_seq", "pid" } },
 };
 
 struct evinfo {
@@ -221,6 +240,8 @@ struct loader {
 	struct { u64 ptr; const char *s; } strs[32];
 	int nstrs;
 	int long_size;
+	int file_cpus;		/* CPUs the file has buffers of */
+	bool tree;		/* decode Tree RCU's events (the file has them) */
 };
 
 static void lookup_events(struct loader *l)
@@ -336,7 +357,9 @@ static int flavour_of(struct loader *l, struct evinfo *e, struct tep_record *r)
 		return m->nflv - 1;
 	m->flv[m->nflv].name = name;
 	/* rcu_poll_preempt has one queue for all CPUs (patch 0003). */
-	m->flv[m->nflv].global = !strcmp(name, "rcu_poll_preempt");
+	m->flv[m->nflv].global = !strcmp(name, "rcu_poll_preempt") || l->tree;
+	/* Tree RCU: one grace period at a time for all CPUs, numbered by gp_seq. */
+	m->flv[m->nflv].tree = l->tree;
 	return m->nflv++;
 }
 
@@ -632,6 +655,273 @@ static void on_preempt_task(struct loader *l, struct evinfo *e, struct tep_recor
 	l->m->has_preempt_task = true;
 }
 
+/* --- Tree RCU ------------------------------------------------------------ */
+
+/*
+ * Tree RCU has one grace period in flight at a time per RCU (rcu_preempt
+ * or rcu_sched), numbered by its gp_seq: "start" and "end" carry the same
+ * number (rcu_gp_init() traces after rcu_seq_start(), rcu_gp_cleanup()
+ * before rcu_seq_end()).  A CPU's "cpustart" is when it noticed it, its
+ * "cpuqs" when it passed a quiescent state (rcu_qs(), on that CPU), the
+ * leaf rcu_quiescent_state_report with its bit in mask when the rcu_node
+ * tree learned of it; an FQS scan reports an idle CPU itself (rcu_fqs
+ * "dti").  rcu_fqs and cpuqs carry the CPU's own view of gp_seq, which can
+ * lag: events are tied to the grace period in flight when they happen.
+ */
+static struct gp *tree_current(struct model *m, int flavour)
+{
+	size_t i;
+
+	for (i = m->gps.n; i-- > 0;) {
+		struct gp *g = model_gp(m, i);
+
+		if (g->flavour == flavour)
+			return g->end ? NULL : g;
+	}
+	return NULL;
+}
+
+/* The grace period @nr of @flavour, else the one in flight. */
+static struct gp *tree_gp_of(struct model *m, int flavour, long nr)
+{
+	struct gp *g = model_find_gp(m, flavour, (unsigned long)nr);
+
+	return g && !g->end ? g : tree_current(m, flavour);
+}
+
+static void tree_set_wait(struct gp *g, int cpu)
+{
+	const int bits = 8 * sizeof(unsigned long);
+
+	if (cpu < 0 || cpu >= g->ncpu || gp_waits_for(g, cpu))
+		return;
+	g->waits[cpu / bits] |= 1UL << (cpu % bits);
+	g->nwait++;
+}
+
+static void tree_start(struct loader *l, int flavour, long nr, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct gp *g = vec_push(&m->gps);
+	const int bits = 8 * sizeof(unsigned long);
+	int cpu;
+
+	g->flavour = flavour;
+	g->owner = -1;
+	g->start_cpu = r->cpu;
+	g->end_cpu = -1;
+	g->nr = (unsigned long)nr;
+	g->start = r->ts;
+	g->start_pid = tep_data_pid(m->tep, r);
+	g->ncbs = -1;
+	g->init_level = -1;
+	/* Every CPU of the file until rcu_grace_period_init says which. */
+	g->ncpu = l->file_cpus > m->ncpus ? l->file_cpus : m->ncpus;
+	g->waits = xcalloc((g->ncpu + bits - 1) / bits + 1, sizeof(unsigned long));
+	g->cpu = xcalloc(g->ncpu + 1, sizeof(struct gp_cpu));
+	for (cpu = 0; cpu < g->ncpu; cpu++)
+		tree_set_wait(g, cpu);
+	hmap_put(m->gp_index, gp_key(g->flavour, g->nr), m->gps.n - 1);
+}
+
+static void tree_gp(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	int flavour = flavour_of(l, e, r);
+	long nr = fnum(e->f[1], r);
+	const char *what = fstr(l, e->f[2], r);
+	struct gp *g;
+	struct gp_cpu *c;
+
+	if (!strcmp(what, "start")) {
+		tree_start(l, flavour, nr, r);
+		return;
+	}
+	if (!strcmp(what, "end")) {
+		g = model_find_gp(m, flavour, (unsigned long)nr);
+		if (g && !g->end) {
+			g->end = r->ts;
+			g->end_cpu = r->cpu;
+		}
+		return;
+	}
+	g = tree_gp_of(m, flavour, nr);
+	if (!g)
+		return;
+	if (!strcmp(what, "fqsstart")) {
+		g->nfqs++;
+		return;
+	}
+	c = gp_cpu(g, r->cpu);
+	if (!c)
+		return;
+	if (!strcmp(what, "cpustart") && !c->noticed) {
+		c->noticed = r->ts;
+	} else if (!strcmp(what, "cpuqs") && !c->cpuqs && r->ts >= g->start) {
+		struct cqs_ev *q = vec_push(&tl(m, r->cpu)->cqs);
+
+		c->cpuqs = r->ts;
+		q->ts = r->ts;
+		q->how = what;
+		q->qs = g->nr;
+		q->pid = tep_data_pid(m->tep, r);
+		m->has_cpu_qs = true;
+	}
+}
+
+/*
+ * The CPUs a grace period waits for: the qsmask of each leaf rcu_node
+ * (the deepest level traced), bit i being CPU grplo + i.  The nodes are
+ * traced breadth first, so the leaves come last.
+ */
+static void tree_init(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct gp *g = tree_gp_of(m, flavour_of(l, e, r), fnum(e->f[1], r));
+	int level = fnum(e->f[2], r), lo = fnum(e->f[3], r), hi = fnum(e->f[4], r), b;
+	u64 mask = (u64)fnum(e->f[5], r);
+
+	if (!g || level < g->init_level)
+		return;
+	if (level > g->init_level) {
+		memset(g->waits, 0, ((g->ncpu + 8 * sizeof(unsigned long) - 1) /
+				     (8 * sizeof(unsigned long)) + 1) * sizeof(unsigned long));
+		g->nwait = 0;
+		g->init_level = level;
+	}
+	for (b = 0; b < 64 && lo + b <= hi; b++) {
+		if ((mask >> b) & 1)
+			tree_set_wait(g, lo + b);
+	}
+}
+
+/* A leaf's report: the CPUs of mask have their quiescent states counted. */
+static void tree_report(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct gp *g = tree_gp_of(m, flavour_of(l, e, r), fnum(e->f[1], r));
+	u64 mask = (u64)fnum(e->f[2], r);
+	int level = fnum(e->f[4], r), lo = fnum(e->f[5], r), b;
+
+	if (!g)
+		return;
+	if (fnum(e->f[7], r))
+		g->tasks = true;
+	if (level != (g->init_level < 0 ? 0 : g->init_level))
+		return;
+	for (b = 0; b < 64; b++) {
+		struct gp_cpu *c = gp_cpu(g, lo + b);
+
+		if ((mask >> b) & 1 && c && !c->seen) {
+			c->seen = r->ts;
+			c->seen_how = "report";
+		}
+	}
+}
+
+static void tree_fqs(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct gp *g = tree_current(l->m, flavour_of(l, e, r));
+	struct gp_cpu *c = g ? gp_cpu(g, fnum(e->f[2], r)) : NULL;
+
+	if (c && !c->fqs) {
+		c->fqs = r->ts;
+		c->fqs_how = fstr(l, e->f[3], r);
+	}
+}
+
+/*
+ * rcu_stall_warning names no grace period and no CPU: the one in flight,
+ * its age, and the CPUs it still waits for (no report traced yet) are
+ * what the model knows when it fires.
+ */
+static void tree_stall(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct stall_ev *s = vec_push(&m->stalls);
+	int flavour = flavour_of(l, e, r), cpu, first = -1, n = 0;
+	struct gp *g = tree_current(m, flavour);
+
+	s->ts = r->ts;
+	s->flavour = flavour;
+	s->cpu = r->cpu;
+	s->kind = fstr(l, e->f[1], r);
+	s->comm = "";
+	s->holdout_cpu = s->pid = -1;
+	s->ncbs = -1;
+	if (!g)
+		return;
+	s->batch = g->nr;
+	s->age_ms = (r->ts - g->start) / 1000000ULL;
+	for (cpu = 0; cpu <= g->ncpu; cpu++) {
+		bool held = cpu < g->ncpu && gp_waits_for(g, cpu) && !g->cpu[cpu].seen;
+
+		if (held && first < 0)
+			first = cpu;
+		if (!held && first >= 0) {
+			n += snprintf(s->holdouts + n, n < (int)sizeof(s->holdouts) ?
+				      sizeof(s->holdouts) - n : 0,
+				      first == cpu - 1 ? "%s%d" : "%s%d-%d", n ? "," : "", first,
+				      cpu - 1);
+			first = -1;
+		}
+	}
+}
+
+static void tree_call(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	struct cb_call *c = vec_push(&m->calls);
+
+	c->ts = r->ts;
+	c->flavour = flavour_of(l, e, r);
+	c->cpu = r->cpu;
+	c->rec_cpu = r->cpu;
+	c->rhp = fnum(e->f[1], r);
+	c->func = func_name(l, fnum(e->f[2], r));
+	lat_of(m, c->flavour, c->func)->queued++;
+	hmap_put(m->pending, c->rhp, m->calls.n - 1);
+}
+
+/* Latency only when both ends are traced: Tree's event has no age. */
+static void tree_invoke(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	u64 rhp = fnum(e->f[1], r);
+	long ci = hmap_get(m->pending, rhp);
+	struct cb_call *c;
+
+	if (ci < 0)
+		return;
+	c = VEC_AT(&m->calls, struct cb_call, ci);
+	c->invoked = r->ts;
+	hmap_del(m->pending, rhp);
+	if (r->ts >= c->ts)
+		*(double *)vec_push(&lat_of(m, c->flavour, c->func)->us) = (r->ts - c->ts) / 1000.0;
+}
+
+/*
+ * A task preempted inside a reader (rcu_preempt_task, traced as it is
+ * switched out, on its CPU) and leaving that reader
+ * (rcu_unlock_preempted_task): the references of a preemptible RCU's
+ * grace periods to tasks, as rcu_poll_preempt_task's are to its counter.
+ */
+static void tree_preempted(struct loader *l, struct evinfo *e, struct tep_record *r, bool get)
+{
+	struct model *m = l->m;
+	struct pt_ev *p = vec_push(&m->pts);
+	const char *comm;
+
+	p->ts = r->ts;
+	p->pid = fnum(e->f[get ? 1 : 2], r);
+	comm = tep_data_comm_from_pid(m->tep, p->pid);
+	p->comm = intern(m, comm ? comm : "?");
+	p->get = get;
+	p->cntr_cpu = -1;
+	p->cpu = r->cpu;
+	m->has_preempt_task = true;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
 {
 	struct loader *l = data;
@@ -666,8 +956,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		if (l->e[k].ev == ev)
 			break;
 	}
-	if (!strcmp(ev->system, "rcu_poll"))
+	if (!strcmp(ev->system, "rcu_poll") || (k >= EV_T_GP && k <= EV_T_STALL))
 		m->nrcu_poll++;
+	if (k >= EV_T_GP && !l->tree)
+		k = EV_NKINDS;	/* rcu_callback of an rcu_poll kernel: its own events say more */
 	switch (k) {
 	case EV_SWITCH: on_switch(l, &l->e[k], r); break;
 	case EV_WAKEUP: on_wakeup(l, &l->e[k], r); break;
@@ -684,6 +976,15 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	case EV_HOLDOUT: on_stall(l, &l->e[k], r, true); break;
 	case EV_CPU_QS: on_cpu_qs(l, &l->e[k], r); break;
 	case EV_PREEMPT_TASK: on_preempt_task(l, &l->e[k], r); break;
+	case EV_T_GP: tree_gp(l, &l->e[k], r); break;
+	case EV_T_INIT: tree_init(l, &l->e[k], r); break;
+	case EV_T_REPORT: tree_report(l, &l->e[k], r); break;
+	case EV_T_FQS: tree_fqs(l, &l->e[k], r); break;
+	case EV_T_STALL: tree_stall(l, &l->e[k], r); break;
+	case EV_T_CALL: tree_call(l, &l->e[k], r); break;
+	case EV_T_INVOKE: tree_invoke(l, &l->e[k], r); break;
+	case EV_T_PTASK: tree_preempted(l, &l->e[k], r, true); break;
+	case EV_T_UNLOCK: tree_preempted(l, &l->e[k], r, false); break;
 	default: break;
 	}
 	return 0;
@@ -799,8 +1100,12 @@ static struct model *load_buffer(struct tracecmd_input *top, const char *file, i
 	l.m = m;
 	m->tep = tracecmd_get_tep(h);
 	l.long_size = tep_get_long_size(m->tep);
+	l.file_cpus = tep_get_cpus(m->tep);
 	trace_seq_init(&l.seq);
 	lookup_events(&l);
+	/* No rcu_poll batches but Tree's grace periods: a Tree RCU kernel. */
+	l.tree = !l.e[EV_START].ev && l.e[EV_T_GP].ev;
+	m->tree = l.tree;
 	if (tracecmd_iterate_events(h, NULL, 0, on_record, &l) < 0)
 		die("%s: reading the events failed (truncated?): record it again", file);
 	trace_seq_destroy(&l.seq);
@@ -827,8 +1132,9 @@ struct model *model_load(const char *file, const char *buffer, u64 slow_ns)
 				 TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!top || tracecmd_init_data(top) < 0)
 		die("%s is not a readable trace.dat (truncated or corrupt?): record it again", file);
-	if (!tep_find_event_by_name(tracecmd_get_tep(top), "rcu_poll", "rcu_poll_batch_start"))
-		die("%s has no rcu_poll event formats: record it with 'rcupoll record' on an RCU_POLL kernel",
+	if (!tep_find_event_by_name(tracecmd_get_tep(top), "rcu_poll", "rcu_poll_batch_start") &&
+	    !tep_find_event_by_name(tracecmd_get_tep(top), "rcu", "rcu_grace_period"))
+		die("%s has no rcu_poll or Tree RCU (rcu:rcu_grace_period) event formats: record it with 'rcupoll record' on a kernel with CONFIG_RCU_TRACE",
 		    file);
 	n = tracecmd_buffer_instances(top) + 1;
 	for (i = 0; i < n; i++) {
@@ -848,7 +1154,8 @@ struct model *model_load(const char *file, const char *buffer, u64 slow_ns)
 	if (!m && buffer)
 		die("%s has no buffer '%s'", file, buffer);
 	if (!m)
-		die("%s has no rcu_poll events: nothing happened to RCU while it was recorded?", file);
+		die("%s has no rcu_poll or Tree RCU grace-period events: nothing happened to RCU while it was recorded?",
+		    file);
 	explain_all(m);
 	return m;
 }
@@ -991,6 +1298,16 @@ void tl_task_at(struct model *m, int cpu, u64 ts, int *pid, const char **comm, u
 		*pid = s->prev_pid;
 		*comm = s->prev_comm;
 	}
+}
+
+const char *gp_noun(struct model *m)
+{
+	return m->tree ? "grace period" : "batch";
+}
+
+const char *gp_nouns(struct model *m)
+{
+	return m->tree ? "grace periods" : "batches";
 }
 
 const char *fmt_ts(u64 ts, char *buf)

@@ -4,13 +4,17 @@
  * from printed text).
  *
  * Two kinds of objects:
- *  - grace periods (struct gp): an rcu_poll batch today.  A grace period
- *    has a flavour (a domain with its own numbering), a number, an owner
- *    CPU (-1 for a global one), a start, an end (0: still in flight), the
- *    CPUs it waits for and, per CPU, when a poller saw it pass a
- *    quiescent state.  Tree RCU's grace periods (rcu:rcu_grace_period
- *    start/end, rcu_quiescent_state_report) fit the same object: a
- *    decoder for them would fill in the same fields.
+ *  - grace periods (struct gp): an rcu_poll batch, or a grace period of
+ *    Tree RCU.  A grace period has a flavour (a domain with its own
+ *    numbering), a number, an owner CPU (-1 for a global one), a start,
+ *    an end (0: still in flight), the CPUs it waits for and, per CPU,
+ *    when a poller saw it pass a quiescent state.  Tree RCU's grace
+ *    periods (rcu:rcu_grace_period "start"/"end", numbered by gp_seq,
+ *    global) fill the same fields: the CPUs waited for from
+ *    rcu_grace_period_init's leaf qsmasks, a CPU's own quiescent state
+ *    from its "cpuqs" (or the FQS scan's "dti" for an idle CPU), "seen"
+ *    from rcu_quiescent_state_report, plus when each CPU noticed the
+ *    grace period ("cpustart") and how many FQS scans it took.
  *  - per-CPU timelines (struct cpu_tl): what ran on each CPU (context
  *    switches), softirqs, wake-ups and the CPU's own quiescent states
  *    (rcu_poll_cpu_qs), which explain why a grace period took long.
@@ -40,6 +44,11 @@ struct gp_cpu {
 	const char *seen_how;	/* "qs", "offline", "flip" */
 	unsigned long qs_before, qs_after;
 	u64 kick;		/* forced reschedule for this grace period */
+	/* Tree RCU only (0: not traced) */
+	u64 noticed;		/* "cpustart": the CPU noticed the grace period */
+	u64 cpuqs;		/* "cpuqs": the CPU passed its quiescent state */
+	u64 fqs;		/* rcu_fqs: an FQS scan found it idle ("dti") */
+	const char *fqs_how;
 	/* filled by explain.c */
 	u64 qs;			/* when it really passed one */
 	enum qs_src qs_src;
@@ -55,6 +64,8 @@ enum cause_kind {
 	CAUSE_PREEMPTED,	/* preempted tasks held the preempt flavour */
 	CAUSE_NO_START,		/* callbacks waited, no batch started */
 	CAUSE_UNKNOWN,		/* the trace lacks what would tell */
+	CAUSE_NOT_REPORTED,	/* Tree: a CPU passed one, reported it late */
+	CAUSE_KTHREAD,		/* Tree: all reported; the kthread ended it late */
 };
 
 #define CAUSE_MAX_TASKS 8
@@ -70,6 +81,7 @@ struct cause {
 	u64 qs_within;		/* NOT_POLLED: all CPUs passed one within */
 	int irq;		/* -1 unknown, 0 probably off, 1 on */
 	unsigned long nsoftirq;	/* softirqs on that CPU in the window */
+	u64 quiet_from, quiet_to;	/* irq 0: the softirq-free stretch of it */
 	u64 lost;		/* events lost in the window */
 	bool inferred;		/* quiescent states inferred, not traced */
 	int ntasks;
@@ -93,6 +105,9 @@ struct gp {
 	const char *start_comm;
 	bool slow;		/* over the threshold, or in flight */
 	bool before_trace;	/* started before the trace: known from a stall warning */
+	int init_level;		/* Tree: leaf level of rcu_grace_period_init; -1: none seen */
+	int nfqs;		/* Tree: FQS scans ("fqsstart") during it */
+	bool tasks;		/* Tree: preempted readers blocked it (gp_tasks) */
 	struct cause cause;
 };
 
@@ -157,7 +172,7 @@ struct stall_ev {		/* rcu_poll_stall or rcu_poll_holdout */
 	long ncbs;
 	int ntasks, nwarn;
 	char holdouts[64];	/* CPU list */
-	const char *kind;
+	const char *kind;	/* holdout: "cpu", "task"; Tree: the message */
 	int holdout_cpu, pid;
 	const char *comm;
 };
@@ -174,7 +189,8 @@ struct delay {
 struct flavour {
 	const char *name;
 	u64 ptr;		/* the tracepoint string's address */
-	bool global;		/* one queue for all CPUs (rcu_poll_preempt) */
+	bool global;		/* one queue for all CPUs (rcu_poll_preempt, Tree) */
+	bool tree;		/* Tree RCU's rcu_preempt or rcu_sched (gp_seq) */
 };
 
 struct func_lat {
@@ -198,6 +214,7 @@ struct model {
 	struct vec stalls;	/* struct stall_ev */
 	struct vec delays;	/* struct delay, found by explain.c */
 	u64 first_ts, last_ts, nevents, nrcu_poll, lost;
+	bool tree;		/* Tree RCU's events: grace periods, not batches */
 	/* which events the trace has records of */
 	bool has_switch, has_softirq, has_cpu_qs, has_preempt_task, has_wakeup;
 	u64 slow_ns;		/* the threshold of a slow grace period */
@@ -246,5 +263,11 @@ size_t model_waiting(struct model *m, struct wait_group **out);
 /* Seconds.microseconds of a timestamp, as trace-cmd prints it. */
 const char *fmt_ts(u64 ts, char *buf);
 #define TS_BUF 32
+
+/* "batch" for rcu_poll, "grace period" for Tree RCU, in messages. */
+const char *gp_noun(struct model *m);
+const char *gp_nouns(struct model *m);
+/* A grace period's number as the kernel prints it (gp_seq is a long). */
+#define GP_NR(g) ((long)(g)->nr)
 
 #endif

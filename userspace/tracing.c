@@ -19,7 +19,12 @@
 
 #include "rcupoll.h"
 
-/* The events a batch needs to be explained: rcu_poll is required. */
+/*
+ * The events a batch needs to be explained: rcu_poll is required, or on a
+ * Tree RCU kernel (no rcu_poll events) rcu is.
+ */
+bool rp_tree_kernel;
+
 const struct rp_event rp_events[] = {
 	{ "rcu_poll", NULL, true },
 	{ "rcu", NULL, false },
@@ -47,14 +52,20 @@ void check_root(void)
 		die("must run as root (tracefs and debugfs are root-only)");
 }
 
-void check_rcu_poll_events(const char *tdir)
+void check_rcu_poll_events(const char *tdir, bool tree_ok)
 {
 	char *path = xasprintf("%s/events/rcu_poll", tdir);
+	char *tree = xasprintf("%s/events/rcu/rcu_grace_period", tdir);
 
-	if (access(path, F_OK))
-		die("this kernel has no rcu_poll trace events (%s): boot an RCU_POLL kernel with CONFIG_RCU_TRACE",
-		    path);
+	rp_tree_kernel = access(path, F_OK) && !access(tree, F_OK);
+	if (rp_tree_kernel && !tree_ok)
+		die("this kernel runs Tree RCU (%s, no %s): %s needs rcu_poll's events; use rcupoll record",
+		    tree, path, rcupoll_cmd);
+	if (access(path, F_OK) && !rp_tree_kernel)
+		die("this kernel has neither rcu_poll's trace events (%s) nor Tree RCU's (%s): boot a kernel with CONFIG_RCU_TRACE",
+		    path, tree);
 	free(path);
+	free(tree);
 }
 
 static int count_cpus(struct tracefs_instance *inst)
@@ -98,9 +109,22 @@ static void enable_events(struct rp_instance *ri)
 
 	for (i = 0; i < rp_nevents; i++) {
 		const struct rp_event *e = &rp_events[i];
+		bool poll = !strcmp(e->system, "rcu_poll");
+		bool required = rp_tree_kernel ? !strcmp(e->system, "rcu") : e->required;
 
-		if (tracefs_event_enable(ri->inst, e->system, e->name) < 0 && e->required)
+		if (poll && rp_tree_kernel)
+			continue;
+		if (tracefs_event_enable(ri->inst, e->system, e->name) < 0 && required)
 			die("cannot enable the %s events in instance %s", e->system, ri->name);
+	}
+	/*
+	 * Tree RCU: rcu_utilization and rcu_dyntick fire at every context
+	 * switch and idle transition, two thirds of the events of an idle
+	 * guest, and nothing read from a trace uses them.
+	 */
+	if (rp_tree_kernel) {
+		tracefs_event_disable(ri->inst, "rcu", "rcu_utilization");
+		tracefs_event_disable(ri->inst, "rcu", "rcu_dyntick");
 	}
 }
 

@@ -10,13 +10,16 @@
 # userspace binaries, and trace-cmd with every shared library and the loader
 # it needs, resolved on the host with ldd and kept at their host paths.
 #
-# Usage: mkinitramfs.sh OUT.cpio MODROOT [USERSPACE_BIN_DIR]
+# Usage: mkinitramfs.sh OUT.cpio MODROOT [USERSPACE_BIN_DIR [EXTRA_MODULE_DIR]]
+# EXTRA_MODULE_DIR: out-of-tree modules (*.ko, build-modules.sh) for the
+# modules/extra folder of the kernel release MODROOT has.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:?usage: mkinitramfs.sh OUT.cpio MODROOT [BINDIR]}
 MODROOT=${2:?}
 BINDIR=${3:-}
+EXTRA=${4:-}
 ROOT=$OUT.d
 
 rm -rf "$ROOT"
@@ -65,6 +68,12 @@ fi
 # kernel modules
 if [ -d "$MODROOT/lib/modules" ]; then
 	cp -a "$MODROOT/lib/modules" "$ROOT/usr/lib/"
+fi
+if [ -n "$EXTRA" ] && compgen -G "$EXTRA/*.ko" > /dev/null; then
+	rel=$(ls "$ROOT/usr/lib/modules" | head -n 1)
+	[ -n "$rel" ] || { echo "mkinitramfs: no kernel release under $MODROOT/lib/modules" >&2; exit 1; }
+	install -D -m 0644 -t "$ROOT/usr/lib/modules/$rel/extra" "$EXTRA"/*.ko
+	/sbin/depmod -b "$ROOT/usr" "$rel"
 fi
 
 # init, test runner, tests

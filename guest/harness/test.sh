@@ -135,6 +135,13 @@ t_checkpatch() {
 		fi
 	done
 	echo "$count patch(es) checked"
+	# The out-of-tree modules are kernel code too.
+	for p in "$TOP"/guest/modules/*.c; do
+		if ! (cd "$KSRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q --no-tree -f "$p"); then
+			echo "FAIL: checkpatch --strict: guest/modules/$(basename "$p")"
+			bad=1
+		fi
+	done
 	return $bad
 }
 
@@ -333,6 +340,7 @@ esac
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
 host_test report t_userspace_script test-report
+host_test report-tree t_userspace_script test-tree
 host_test cli t_userspace_script test-cli
 host_test kshark-streams t_userspace_script test-kshark
 host_test kshark-loads t_kshark_loads
@@ -360,7 +368,8 @@ for pass in $(seq 1 "$REPEAT"); do
 	[ "$pass" = 1 ] && host_test host-report-trace t_host_report "${PASS_DIR}poll-smp2" rcu_poll
 	# Observability: trace events, debugfs files, stall warnings, with the
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
-	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300"
+	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300" \
+		"held" "held preempt"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
 	# Contracts rcutorture does not check (guest/tests/contracts.sh),
 	# trace events toggled under load.
@@ -374,9 +383,11 @@ for pass in $(seq 1 "$REPEAT"); do
 	boot poll-smp4 poll 4 "" "" 600 \
 		"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4 gp_exp=1"
 
-	# Tree RCU, the baseline, from the same patched tree.
+	# Tree RCU, the baseline, from the same patched tree; held: rcupoll
+	# records and explains a grace period CPU 1 holds 3 s (rcu_scenario).
 	boot tree-smp2 tree 2 "" "" 600 \
-		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4"
+		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held" \
+		"held preempt"
 
 	# make bench, smoke mode: one short run of every measurement on each RCU,
 	# so the benchmark cannot rot (no assertions on speed).

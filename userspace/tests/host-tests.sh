@@ -49,7 +49,8 @@ t_kshark_loads() {
 
 # The host test scripts of userspace/tests, each in its own scratch dir.
 # test-report: rcupoll report's exact answers on the fixtures, json/csv
-# read by real parsers, bad input refused.  test-cli: options, exit
+# read by real parsers, bad input refused.  test-tree: the same on Tree
+# RCU traces (synthetic, and the tree-hold.dat fixture).  test-cli: options, exit
 # codes, messages, man page.  test-kshark: two streams, each drawn.
 t_userspace_script() {
 	TOP=$TOP OUT=$OUT/$1 bash "$TOP/userspace/tests/$1.sh"

@@ -111,5 +111,93 @@ if len(bands(red)) != 1:
 if len(bands(blue)) < 3:
     sys.exit('quiescent-state ticks should show on the graphs of both streams')
 EOF
+# 4. Tree RCU: the synthetic trace (synth-tree.py: 6 grace periods, one in
+#    flight; CPU 1 noticed the first at 1.005 and passed its quiescent
+#    state at 1.020) and the trace of the Tree RCU guest (tree-hold.dat:
+#    CPU 1 held 3 s).  Each grace period is a box, each CPU's part of it
+#    (cpustart to cpuqs) a bar, FQS scans and kicks orange ticks, the
+#    stall warning a dark red line.
+# ks_open DAT NAME: KernelShark on DAT, headless; its log and picture in
+# $OUT/NAME.log and $OUT/NAME.png.
+ks_open() {
+	local w
+	w=$(mktemp -d /tmp/rcupoll-ks.XXXXXX)
+	cp "$1" "$w/t.dat"
+	cp "$so" "$w/"
+	chown -R 65534:65534 "$w"
+	chmod 700 "$w"
+	DISPLAY=$disp setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env HOME="$w" XDG_RUNTIME_DIR="$w" RCUPOLL_KS_DEBUG=1 \
+		kernelshark -geometry 1380x960+0+0 -p "$w/plugin-rcu_poll.so" "$w/t.dat" \
+		> "$w/kernelshark.log" 2>&1 &
+	ks=$!
+	sleep "${WAIT:-20}"
+	kill -0 "$ks" 2>/dev/null || { cat "$w/kernelshark.log"; fail "kernelshark died on $2"; rm -rf "$w"; return 1; }
+	DISPLAY=$disp import -window root -crop 1390x970+0+0 "$OUT/$2.png"
+	kill "$ks"
+	wait "$ks" 2>/dev/null
+	cp "$w/kernelshark.log" "$OUT/$2.log"
+	rm -rf "$w"
+	grep 'rcu_poll plugin: stream [0-9]*:' "$OUT/$2.log"
+	convert "$OUT/$2.png" txt:- > "$OUT/$2.txt" || fail "convert $2"
+}
+# colour_rows NAME RGB: the bands of picture rows holding colour RGB.
+colour_rows() {
+	python3 - "$OUT/$1.txt" "$2" <<'PY'
+import re, sys
+rows = sorted({int(m.group(1)) for m in (re.match(r'\d+,(\d+): .*#' + sys.argv[2], l) for l in open(sys.argv[1])) if m})
+bands, last = [], None
+for y in rows:
+    if last is None or y - last > 3:
+        bands.append([y, y])
+    else:
+        bands[-1][1] = y
+    last = y
+print(len(bands))
+PY
+}
+kill "$ks" 2>/dev/null
+trace-cmd dump --events -i "$FIX" > "$OUT/events.txt" 2>/dev/null
+python3 "$TOP/userspace/tests/synth-tree.py" "$OUT/events.txt" "$OUT/tree-synth.dat" || fail "synth-tree.py"
+if ks_open "$OUT/tree-synth.dat" kshark-tree-synth; then
+	L=$OUT/kshark-tree-synth.log
+	grep -q 'rcu_poll plugin: stream 0: 5 grace periods paired (5 slow), 1 in flight, 10 quiescent states' "$L" &&
+		ok "Tree: 5 grace periods paired, 1 in flight, 10 cpuqs ticks" || fail "Tree grace periods not paired as synth-tree.py made them"
+	grep -q 'rcu_poll plugin: stream 0: 2 per-CPU bars cpustart to cpuqs (1 slow), 0 in flight' "$L" &&
+		ok "Tree: per-CPU bars from cpustart to cpuqs (CPU 1's 15 ms one slow)" || fail "Tree per-CPU bars"
+	grep -q 'rcu_poll plugin: stream 0: 5 marks (kicks, FQS scans, stall warnings)' "$L" &&
+		ok "Tree: 3 FQS scans, 1 FQS kick, 1 stall warning marked" || fail "Tree marks"
+	grep -q 'rcu_poll plugin: stream 0 CPU 1: [1-9][0-9]* shapes drawn' "$L" && ok "Tree: CPU 1 drawn" || fail "nothing drawn on CPU 1"
+	# Red: the grace periods (on CPU 0, where the kthread started them) and
+	# CPU 1's slow bar: two graphs.  Orange ticks and the stall line.
+	[ "$(colour_rows kshark-tree-synth DC1E1E)" = 2 ] && ok "Tree: red boxes and bars on both CPU graphs" ||
+		fail "Tree: red in $(colour_rows kshark-tree-synth DC1E1E) graphs, not 2"
+	[ "$(colour_rows kshark-tree-synth F08C00)" -ge 1 ] && ok "Tree: FQS ticks drawn" || fail "Tree: no orange FQS ticks"
+	[ "$(colour_rows kshark-tree-synth 780000)" -ge 1 ] && ok "Tree: stall warning drawn" || fail "Tree: no stall warning line"
+fi
+TREE_FIX=$TOP/userspace/tests/tree-hold.dat
+if [ -f "$TREE_FIX" ]; then
+	if ks_open "$TREE_FIX" kshark-tree-hold; then
+		L=$OUT/kshark-tree-hold.log
+		grep -q 'rcu_poll plugin: stream 0: [1-9][0-9]* grace periods paired ([1-9][0-9]* slow)' "$L" &&
+			ok "tree-hold.dat: grace periods paired, slow ones among them" || fail "tree-hold.dat: no grace periods paired"
+		grep -q 'rcu_poll plugin: stream 0: [1-9][0-9]* per-CPU bars cpustart to cpuqs ([1-9][0-9]* slow)' "$L" &&
+			ok "tree-hold.dat: per-CPU bars, slow ones among them" || fail "tree-hold.dat: no slow per-CPU bar"
+		grep -q 'rcu_poll plugin: stream 0: [1-9][0-9]* per-CPU bars cpustart to cpuqs ([1-9][0-9]* slow), 0 in flight' "$L" &&
+			ok "tree-hold.dat: every CPU's bar ends (cpuqs, FQS, or with its grace period)" ||
+			fail "tree-hold.dat: per-CPU bars left open"
+		# Red in two graphs: the 3 s grace period on CPU 0 (its kthread
+		# started it there) and CPU 1's bar under rcupoll_hold/1.  (The
+		# other grace periods, about 4 ms, are narrower than the 4 bins
+		# KernelShark draws an interval at in the full view.)
+		[ "$(colour_rows kshark-tree-hold DC1E1E)" = 2 ] && ok "tree-hold.dat: the held grace period and CPU 1's bar drawn red" ||
+			fail "tree-hold.dat: red in $(colour_rows kshark-tree-hold DC1E1E) graphs, not 2"
+		[ "$(colour_rows kshark-tree-hold 1E3CC8)" -ge 2 ] && ok "tree-hold.dat: cpuqs ticks on both CPUs" ||
+			fail "tree-hold.dat: no cpuqs ticks"
+	fi
+else
+	fail "no Tree RCU fixture $TREE_FIX"
+fi
+
 [ "$fails" = 0 ] && echo "test-kshark: all passed" || echo "test-kshark: $fails failed"
 [ "$fails" = 0 ]

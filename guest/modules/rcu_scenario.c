@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * The scenarios of test_rcu_poll that need only the RCU API, as a module
+ * built out of tree against any kernel, so that the same walkthrough runs
+ * on rcu_poll and on Tree RCU.  Driven through /sys/kernel/debug/rcu_scenario/:
+ *
+ *   queue        "COUNT CPU"    call_rcu() COUNT callbacks on CPU
+ *   hold         "CPU MS"       spin MS ms on CPU with preemption off
+ *   hold_irqoff  "CPU MS"       the same with interrupts off, after
+ *                               queueing one callback there
+ *   preempt_reader "CPU MS"     a reader (rcu_read_lock()) on CPU, preempted
+ *                               by a SCHED_FIFO hog there for MS ms; with
+ *                               a non-preemptible RCU it holds the CPU
+ *                               MS ms instead, the hog waiting
+ *   flood        "CPU RATE MS"  call_rcu() RATE callbacks/s for MS ms
+ *   sync         "CPU MS"       synchronize_rcu() every 10 ms for MS ms
+ *   barrier      "1"            rcu_barrier()
+ *   stats        (read)         callbacks queued, invoked, pending
+ *
+ * The threads are named as test_rcu_poll names them (rcupoll_hold/CPU,
+ * ...), so a trace of either kernel names the same task.  A malformed
+ * value, a count or time out of range, or an offline or nonexistent CPU
+ * gets -EINVAL and starts nothing.  Scenarios that run in a thread return
+ * at once; the threads hold a module reference, so the module cannot go
+ * away under them, and unloading waits for every callback with
+ * rcu_barrier().
+ */
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("rcu_poll dev <dev@rcu-poll.invalid>");
+MODULE_DESCRIPTION("RCU scenarios for any RCU: hold a CPU in a reader, flood callbacks, keep grace periods coming");
+
+#define SCEN_MAX_COUNT	1000000UL
+#define SCEN_MAX_MS	60000UL
+#define SCEN_MAX_RATE	10000000UL
+
+static atomic_long_t n_queued, n_invoked, n_alloc_failed, n_syncs;
+static atomic_t n_threads;
+static struct dentry *scen_dir;
+
+static void scen_cb(struct rcu_head *rhp)
+{
+	kfree(rhp);
+	atomic_long_inc(&n_invoked);
+}
+
+/* Queue one callback; false if out of memory. */
+static bool scen_queue_one(void)
+{
+	struct rcu_head *rhp = kmalloc(sizeof(*rhp), GFP_KERNEL | __GFP_NOWARN);
+
+	if (!rhp) {
+		atomic_long_inc(&n_alloc_failed);
+		return false;
+	}
+	atomic_long_inc(&n_queued);
+	call_rcu(rhp, scen_cb);
+	return true;
+}
+
+/*
+ * Parse exactly @n unsigned numbers separated by single spaces, with an
+ * optional trailing newline, from a user buffer.
+ */
+static int scen_parse(const char __user *ubuf, size_t count, unsigned long *val, int n)
+{
+	char buf[64], *p, *tok;
+	int i;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	p = buf;
+	for (i = 0; i < n; i++) {
+		tok = strsep(&p, " ");
+		if (!tok || !*tok || kstrtoul(tok, 10, &val[i]))
+			return -EINVAL;
+	}
+	return p ? -EINVAL : 0;
+}
+
+static bool scen_range(unsigned long v, unsigned long lo, unsigned long hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/* --- queue ------------------------------------------------------------ */
+
+static long scen_queue_fn(void *arg)
+{
+	unsigned long i, count = *(unsigned long *)arg;
+
+	for (i = 0; i < count; i++) {
+		if (!scen_queue_one())
+			return -ENOMEM;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
+/* Queue COUNT callbacks on CPU, synchronously: they are queued on return. */
+static ssize_t scen_queue_write(struct file *file, const char __user *ubuf, size_t count,
+				loff_t *ppos)
+{
+	unsigned long v[2];
+	long ret = scen_parse(ubuf, count, v, 2);
+
+	if (ret)
+		return ret;
+	if (!scen_range(v[0], 1, SCEN_MAX_COUNT) || v[1] >= nr_cpu_ids)
+		return -EINVAL;
+	ret = work_on_cpu_safe(v[1], scen_queue_fn, &v[0]);
+	if (ret == -ENODEV)
+		return -EINVAL;
+	return ret ? ret : count;
+}
+
+/* --- threads: hold, hold_irqoff, flood, sync --------------------------- */
+
+struct scen_thread {
+	int (*fn)(struct scen_thread *st);
+	unsigned long ms, rate;
+	bool irqoff;
+};
+
+/* Spin until @end (ktime_get_mono_fast_ns()), without sleeping. */
+static void scen_spin_until(u64 end)
+{
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
+/*
+ * hold, hold_irqoff: a reader that will not end for ms milliseconds
+ * (preemption off is a reader of every RCU flavour since 4.20).  With
+ * interrupts off, it first queues one callback on its CPU, so that RCU
+ * has work held up by this CPU even if nothing else gets queued.
+ */
+static int scen_hold_fn(struct scen_thread *st)
+{
+	unsigned long flags = 0;
+	u64 end;
+
+	if (st->irqoff) {
+		struct rcu_head *rhp = kmalloc(sizeof(*rhp), GFP_KERNEL | __GFP_NOWARN);
+
+		if (!rhp)
+			atomic_long_inc(&n_alloc_failed);
+		local_irq_save(flags);
+		if (rhp) {
+			atomic_long_inc(&n_queued);
+			call_rcu(rhp, scen_cb);
+		}
+	} else {
+		preempt_disable();
+	}
+	end = ktime_get_mono_fast_ns() + st->ms * NSEC_PER_MSEC;
+	scen_spin_until(end);
+	if (st->irqoff)
+		local_irq_restore(flags);
+	else
+		preempt_enable();
+	return 0;
+}
+
+/*
+ * preempt_reader, the reader: an RCU reader for ms milliseconds, spinning
+ * with preemption enabled, so that a preemptible RCU lets the hog preempt
+ * it inside the reader (it then blocks grace periods as a preempted
+ * reader), and a non-preemptible one keeps the hog off the CPU.
+ */
+static int scen_reader_fn(struct scen_thread *st)
+{
+	u64 end = ktime_get_mono_fast_ns() + st->ms * NSEC_PER_MSEC;
+
+	rcu_read_lock();
+	scen_spin_until(end);
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * preempt_reader, the hog: a SCHED_FIFO thread on the reader's CPU that
+ * keeps it off the CPU for ms milliseconds, calling schedule() so that
+ * the CPU itself keeps passing quiescent states.
+ */
+static int scen_hog_fn(struct scen_thread *st)
+{
+	u64 end = ktime_get_mono_fast_ns() + st->ms * NSEC_PER_MSEC;
+
+	sched_set_fifo(current);
+	while (ktime_get_mono_fast_ns() < end)
+		schedule();
+	return 0;
+}
+
+/* flood: rate callbacks per second for ms milliseconds, in 1 ms steps. */
+static int scen_flood_fn(struct scen_thread *st)
+{
+	u64 start = ktime_get_mono_fast_ns();
+	unsigned long queued = 0, ms;
+
+	for (ms = 1; ms <= st->ms; ms++) {
+		unsigned long want = div_u64((u64)st->rate * ms, MSEC_PER_SEC);
+
+		while (queued < want && scen_queue_one())
+			queued++;
+		if (queued < want)
+			break;
+		scen_spin_until(start + ms * NSEC_PER_MSEC);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* sync: a grace period every 10 ms for ms milliseconds. */
+static int scen_sync_fn(struct scen_thread *st)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(st->ms);
+
+	while (time_before(jiffies, end)) {
+		synchronize_rcu();
+		atomic_long_inc(&n_syncs);
+		usleep_range(10000, 11000);
+	}
+	return 0;
+}
+
+/* Every scenario thread: run it, free its state, drop the module reference. */
+static int scen_thread_fn(void *arg)
+{
+	struct scen_thread *st = arg;
+
+	st->fn(st);
+	kfree(st);
+	atomic_dec(&n_threads);
+	module_put_and_kthread_exit(0);
+}
+
+/* Start a thread running @st->fn, bound to @cpu, named @name/@cpu; owns @st. */
+static int scen_start(struct scen_thread *st, unsigned long cpu, const char *name)
+{
+	struct task_struct *t;
+
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	t = kthread_create(scen_thread_fn, st, "%s/%lu", name, cpu);
+	if (IS_ERR(t)) {
+		module_put(THIS_MODULE);
+		return PTR_ERR(t);
+	}
+	kthread_bind(t, cpu);
+	atomic_inc(&n_threads);
+	wake_up_process(t);
+	return 0;
+}
+
+/*
+ * Parse "CPU MS" (or "CPU RATE MS") and start the thread @name/CPU, and
+ * with @fn2 a second one, @name2/CPU, on the same CPU with the same times.
+ */
+static ssize_t scen_threads_write(const char __user *ubuf, size_t count,
+				  int (*fn)(struct scen_thread *), const char *name,
+				  int (*fn2)(struct scen_thread *), const char *name2,
+				  bool irqoff, bool rate)
+{
+	struct scen_thread *st = kzalloc(sizeof(*st), GFP_KERNEL);
+	struct scen_thread *st2 = fn2 ? kzalloc(sizeof(*st2), GFP_KERNEL) : NULL;
+	unsigned long v[3];
+	int ret = -ENOMEM;
+
+	if (!st || (fn2 && !st2))
+		goto out_free;
+	st->fn = fn;
+	st->irqoff = irqoff;
+	ret = scen_parse(ubuf, count, v, rate ? 3 : 2);
+	if (ret)
+		goto out_free;
+	st->ms = v[rate ? 2 : 1];
+	st->rate = rate ? v[1] : 0;
+	ret = -EINVAL;
+	if (!scen_range(st->ms, 1, SCEN_MAX_MS) ||
+	    (rate && !scen_range(st->rate, 1, SCEN_MAX_RATE)))
+		goto out_free;
+	if (st2) {
+		*st2 = *st;
+		st2->fn = fn2;
+	}
+	cpus_read_lock();
+	if (v[0] >= nr_cpu_ids || !cpu_online(v[0]))
+		goto out_unlock;
+	ret = scen_start(st, v[0], name);
+	if (ret)
+		goto out_unlock;
+	st = NULL;
+	if (st2) {
+		/* Let the reader enter its read-side critical section first. */
+		msleep(20);
+		ret = scen_start(st2, v[0], name2);
+		if (ret)
+			goto out_unlock;
+	}
+	cpus_read_unlock();
+	return count;
+out_unlock:
+	cpus_read_unlock();
+out_free:
+	kfree(st);
+	kfree(st2);
+	return ret;
+}
+
+static ssize_t scen_thread_write(const char __user *ubuf, size_t count,
+				 int (*fn)(struct scen_thread *), const char *name,
+				 bool irqoff, bool rate)
+{
+	return scen_threads_write(ubuf, count, fn, name, NULL, NULL, irqoff, rate);
+}
+
+static ssize_t scen_hold_write(struct file *file, const char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	return scen_thread_write(ubuf, count, scen_hold_fn, "rcupoll_hold", false, false);
+}
+
+static ssize_t scen_hold_irqoff_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	return scen_thread_write(ubuf, count, scen_hold_fn, "rcupoll_irqs", true, false);
+}
+
+static ssize_t scen_preempt_reader_write(struct file *file, const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	return scen_threads_write(ubuf, count, scen_reader_fn, "rcupoll_read", scen_hog_fn,
+				  "rcupoll_hog", false, false);
+}
+
+static ssize_t scen_flood_write(struct file *file, const char __user *ubuf, size_t count,
+				loff_t *ppos)
+{
+	return scen_thread_write(ubuf, count, scen_flood_fn, "rcupoll_flood", false, true);
+}
+
+static ssize_t scen_sync_write(struct file *file, const char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	return scen_thread_write(ubuf, count, scen_sync_fn, "rcupoll_sync", false, false);
+}
+
+/* --- barrier, stats ---------------------------------------------------- */
+
+static ssize_t scen_barrier_write(struct file *file, const char __user *ubuf, size_t count,
+				  loff_t *ppos)
+{
+	unsigned long v;
+	int ret = scen_parse(ubuf, count, &v, 1);
+
+	if (ret)
+		return ret;
+	if (v != 1)
+		return -EINVAL;
+	rcu_barrier();
+	return count;
+}
+
+static int scen_stats_show(struct seq_file *m, void *v)
+{
+	long q = atomic_long_read(&n_queued), i = atomic_long_read(&n_invoked);
+
+	seq_printf(m, "queued=%ld invoked=%ld pending=%ld alloc_failed=%ld threads=%d syncs=%ld\n",
+		   q, i, q - i, atomic_long_read(&n_alloc_failed), atomic_read(&n_threads),
+		   atomic_long_read(&n_syncs));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scen_stats);
+
+#define SCEN_FOPS(name, writefn)				\
+static const struct file_operations name = {			\
+	.owner = THIS_MODULE,					\
+	.open = simple_open,					\
+	.write = writefn,					\
+	.llseek = noop_llseek,					\
+}
+
+SCEN_FOPS(queue_fops, scen_queue_write);
+SCEN_FOPS(hold_fops, scen_hold_write);
+SCEN_FOPS(hold_irqoff_fops, scen_hold_irqoff_write);
+SCEN_FOPS(preempt_reader_fops, scen_preempt_reader_write);
+SCEN_FOPS(flood_fops, scen_flood_write);
+SCEN_FOPS(sync_fops, scen_sync_write);
+SCEN_FOPS(barrier_fops, scen_barrier_write);
+
+static int __init rcu_scenario_init(void)
+{
+	scen_dir = debugfs_create_dir("rcu_scenario", NULL);
+	if (IS_ERR(scen_dir))
+		return PTR_ERR(scen_dir);
+	debugfs_create_file("queue", 0200, scen_dir, NULL, &queue_fops);
+	debugfs_create_file("hold", 0200, scen_dir, NULL, &hold_fops);
+	debugfs_create_file("hold_irqoff", 0200, scen_dir, NULL, &hold_irqoff_fops);
+	debugfs_create_file("preempt_reader", 0200, scen_dir, NULL, &preempt_reader_fops);
+	debugfs_create_file("flood", 0200, scen_dir, NULL, &flood_fops);
+	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
+	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);
+	debugfs_create_file("stats", 0400, scen_dir, NULL, &scen_stats_fops);
+	return 0;
+}
+
+/* No thread runs (each holds a module reference): wait for the callbacks. */
+static void __exit rcu_scenario_exit(void)
+{
+	debugfs_remove_recursive(scen_dir);
+	rcu_barrier();
+}
+
+module_init(rcu_scenario_init);
+module_exit(rcu_scenario_exit);

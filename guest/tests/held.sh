@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The same diagnosis on either RCU: rcu_scenario (guest/modules, built for
+# rcu_poll and Tree RCU alike) holds CPU 1 in a reader (preemption off)
+# for 3 s while its sync thread on CPU 0 keeps asking for grace periods;
+# rcupoll record traces it (rcu_poll's events, or Tree RCU's rcu:*), and
+# rcupoll report must say that a grace period was late because CPU 1 ran
+# rcupoll_hold/1, numbered as the kernel's own events number it (the
+# rcu_poll batch, or Tree's gp_seq: cross-checked against trace-cmd).
+# "held irqoff": the same with interrupts off (rcupoll_irqs/1): CPU 1 may
+# also have passed its quiescent state just before the hold and be unable
+# to report it (Tree RCU: not_reported) or to poll its own batch
+# (rcu_poll: not_polled), so any of the three causes naming CPU 1 and the
+# task will do, and the report must say that interrupts were probably off
+# (no softirq ran on CPU 1 while it held a grace period).  Not in make
+# test: a task on CPU 0 that sends CPU 1 an IPI (a TLB shootdown of a
+# process that ran there) spins until the hold ends, so CPU 0 may be the
+# last to pass its quiescent state, and the report rightly names it.
+# "held preempt": a reader (rcupoll_read/1) preempted for 3 s by a
+# SCHED_FIFO hog on CPU 1: on Tree RCU (preemptible) the report must name
+# it as the preempted reader that held the grace period; where readers
+# are not preemptible it holds CPU 1 itself (cpu_held).
+# The recording goes to /host/out/held[-MODE]-VARIANT.dat.
+. /usr/share/rcu_poll/lib.sh
+mode=${1:-hold}
+case $mode in
+hold) file=hold task=rcupoll_hold/1 sfx= ;;
+irqoff) file=hold_irqoff task=rcupoll_irqs/1 sfx=-irqoff ;;
+preempt) file=preempt_reader task=rcupoll_read/1 sfx=-preempt ;;
+*) fail "usage: held.sh [hold|irqoff|preempt]" ;;
+esac
+R=${RCUPOLL:-rcupoll}
+S=/sys/kernel/debug/rcu_scenario
+T=/sys/kernel/tracing
+[ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
+if [ -d $T/events/rcu_poll ]; then
+	variant=poll flavour=rcu_poll start_ev=rcu_poll_batch_start
+else
+	variant=tree flavour=rcu_preempt start_ev=rcu_grace_period
+fi
+load rcu_scenario
+mkdir -p /host/out
+cd /tmp || fail "no /tmp"
+$R record -o /tmp/held.dat -- sh -c "
+	echo '0 4500' > $S/sync
+	sleep 0.5
+	echo '1 3000' > $S/$file
+	sleep 3.5" > /tmp/rec.txt 2>&1 || { cat /tmp/rec.txt; fail "rcupoll record failed"; }
+cat /tmp/rec.txt
+cp /tmp/held.dat "/host/out/held$sfx-$variant.dat" || fail "copy to /host/out failed"
+$R report /tmp/held.dat > /tmp/held.txt || fail "rcupoll report failed"
+cat /tmp/held.txt
+# One CSV row per grace period: flavour,batch,cpu,start_s,end_s,duration_us,
+# in_flight,slow,ncbs,cause,cause_cpu,cause_pid,cause_comm,wait_us,why.
+$R report -f csv -t batches /tmp/held.dat > /tmp/held.csv || fail "rcupoll report -f csv failed"
+# The slowest of all (nothing else holds a grace period 3 s).
+row=$(sort -t, -k6 -g /tmp/held.csv | tail -n 1)
+causes="cpu_held"
+[ "$mode" = irqoff ] && causes="cpu_held not_reported not_polled"
+[ "$mode" = preempt ] && causes="cpu_held preempted"
+[ "$mode" = preempt ] && [ $variant = tree ] && causes="preempted"
+echo "$row" | awk -F, -v f=$flavour -v t="$task" -v c=" $causes " \
+	'$1 == f && index(c, " " $10 " ") && $11 == 1 && $13 == t { ok = 1 } END { exit !ok }' ||
+	fail "the slowest grace period is not one of $flavour held by $task on CPU 1 ($causes): $row"
+nr=$(echo "$row" | cut -d, -f2)
+us=$(echo "$row" | cut -d, -f6)
+echo "ok: the slowest grace period, $flavour $nr, was held by $task on CPU 1 for ${us} us ($(echo "$row" | cut -d, -f10))"
+# The hold spins 3000 ms; the sync thread asks again within about 10 ms of
+# each grace period's end, so one starts early in the hold: over 1.5 s.
+[ "${us%.*}" -ge 1500000 ] || fail "the held grace period took only $us us of the 3 s hold"
+# Its number is the kernel's: a start event of the trace carries it.
+if [ $variant = tree ]; then
+	pat="$start_ev: *$flavour $nr start\$"
+	title="  $flavour gp_seq $nr, started "
+else
+	pat="$start_ev: *$flavour cpu=[0-9]* batch=$nr "
+	title="  $flavour $nr of CPU "
+fi
+trace-cmd report -i /tmp/held.dat 2> /dev/null | grep -q "$pat" ||
+	fail "no '$pat' event in the trace: the report's number is not the kernel's"
+echo "ok: trace-cmd shows the start of $flavour $nr"
+why=$(grep -A1 "^$title" /tmp/held.txt | tail -n 1)
+case $why in
+"    CPU 1 passed no quiescent state for "*" ms: $task (pid "*") ran there without a context switch"*) ;;
+"    every CPU passed a quiescent state within "*"CPU 1 "*"waited behind $task (pid "*) [ "$mode" = irqoff ] ||
+	fail "the text report does not name CPU 1 and $task under '$title': $why" ;;
+"    every CPU passed a quiescent state within "*", but preempted readers held the grace period "*" $task (pid "*"), preempted in its reader on CPU 1 at "*)
+	[ "$mode" = preempt ] || fail "a preempted reader named under '$title' for mode $mode: $why" ;;
+*) fail "the text report does not name CPU 1 and $task under '$title': $why" ;;
+esac
+echo "ok: the report names CPU 1 and $task for $flavour $nr"
+if [ "$mode" = irqoff ]; then
+	grep -q "$task (pid [0-9]*).*; no softirq ran on CPU 1 from .*: interrupts were probably off" /tmp/held.txt ||
+		fail "the report does not say that interrupts were probably off on CPU 1 under $task"
+	echo "ok: the report says interrupts were probably off on CPU 1"
+fi

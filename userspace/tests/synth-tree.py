@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""synth-tree.py EVENTS OUT: a small Tree RCU trace.dat with known answers.
+
+Writes a version 6 trace.dat, event by event, on two CPUs, of a kernel
+running Tree RCU (no rcu_poll events): one grace period of each kind that
+"rcupoll report" names, plus callbacks and a stall warning.  EVENTS is
+"trace-cmd dump --events" of a real trace.dat, for the sched and irq
+formats; the rcu formats are written here from Linux 6.1's
+include/trace/events/rcu.h (x86_64 offsets), so the test needs no Tree
+RCU guest.  The answers are in the comments below and in test-tree.sh.
+"""
+import re
+import struct
+import sys
+
+PAGE = 4096
+HEADER_PAGE = ('\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n'
+               '\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n'
+               '\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n'
+               '\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n')
+HEADER_EVENT = ('# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n'
+                '\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n'
+                '\ttime_stamp : type == 31\n\tdata max type_len  == 28\n')
+COMMON = ('\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+          '\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+          '\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+          '\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n')
+
+
+def f(decl, off, size, signed):
+    return '\tfield:%s;\toffset:%d;\tsize:%d;\tsigned:%d;\n' % (decl, off, size, signed)
+
+
+NAME = f('const char * rcuname', 8, 8, 0)
+RCU_EVENTS = {
+    'rcu_grace_period': (9101, NAME + f('long gp_seq', 16, 8, 1) + f('const char * gpevent', 24, 8, 0),
+                         '"%s %ld %s", REC->rcuname, REC->gp_seq, REC->gpevent'),
+    'rcu_grace_period_init': (9102, NAME + f('long gp_seq', 16, 8, 1) + f('u8 level', 24, 1, 0) +
+                              f('int grplo', 28, 4, 1) + f('int grphi', 32, 4, 1) +
+                              f('unsigned long qsmask', 40, 8, 0),
+                              '"%s %ld %u %d %d %lx", REC->rcuname, REC->gp_seq, REC->level, '
+                              'REC->grplo, REC->grphi, REC->qsmask'),
+    'rcu_quiescent_state_report': (9103, NAME + f('long gp_seq', 16, 8, 1) +
+                                   f('unsigned long mask', 24, 8, 0) + f('unsigned long qsmask', 32, 8, 0) +
+                                   f('u8 level', 40, 1, 0) + f('int grplo', 44, 4, 1) +
+                                   f('int grphi', 48, 4, 1) + f('u8 gp_tasks', 52, 1, 0),
+                                   '"%s %ld %lx>%lx %u %d %d %u", REC->rcuname, REC->gp_seq, REC->mask, '
+                                   'REC->qsmask, REC->level, REC->grplo, REC->grphi, REC->gp_tasks'),
+    'rcu_fqs': (9104, NAME + f('long gp_seq', 16, 8, 1) + f('int cpu', 24, 4, 1) +
+                f('const char * qsevent', 32, 8, 0),
+                '"%s %ld %d %s", REC->rcuname, REC->gp_seq, REC->cpu, REC->qsevent'),
+    'rcu_stall_warning': (9105, NAME + f('const char * msg', 16, 8, 0), '"%s %s", REC->rcuname, REC->msg'),
+    'rcu_callback': (9106, NAME + f('void * rhp', 16, 8, 0) + f('void * func', 24, 8, 0) +
+                     f('long qlen', 32, 8, 1),
+                     '"%s rhp=%p func=%ps %ld", REC->rcuname, REC->rhp, REC->func, REC->qlen'),
+    'rcu_preempt_task': (9108, NAME + f('long gp_seq', 16, 8, 1) + f('int pid', 24, 4, 1),
+                         '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
+    'rcu_unlock_preempted_task': (9109, NAME + f('long gp_seq', 16, 8, 1) + f('int pid', 24, 4, 1),
+                                  '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
+    'rcu_invoke_callback': (9107, NAME + f('void * rhp', 16, 8, 0) + f('void * func', 24, 8, 0),
+                            '"%s rhp=%p func=%ps", REC->rcuname, REC->rhp, REC->func'),
+}
+SYSTEMS = {'sched': ['sched_switch', 'sched_wakeup'],
+           'irq': ['softirq_raise', 'softirq_entry', 'softirq_exit'],
+           'rcu': list(RCU_EVENTS)}
+
+dump = open(sys.argv[1]).read()
+formats, layout, ids = {}, {}, {}
+for sysname, names in SYSTEMS.items():
+    for name in names:
+        if name in RCU_EVENTS:
+            i, fields, fmt = RCU_EVENTS[name]
+            text = 'name: %s\nID: %d\nformat:\n%s%s\nprint fmt: %s\n' % (name, i, COMMON, fields, fmt)
+        else:
+            m = re.search(r'(name: %s\nID: \d+\nformat:\n.*?print fmt: [^\n]*\n)' % name, dump, re.S)
+            text = m.group(1)
+        formats[name] = text
+        ids[name] = int(re.search(r'ID: (\d+)', text).group(1))
+        layout[name] = [(fl.split()[-1].split('[')[0], fl, int(o), int(s))
+                        for fl, o, s in re.findall(r'field:([^;]*);\toffset:(\d+);\tsize:(\d+);', text)]
+
+# Tracepoint strings and functions, at made-up kernel addresses.
+STRINGS = {}
+for s in ['rcu_preempt', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
+          'StallDetected']:
+    STRINGS[s] = 0xffffffff82000000 + 0x40 * len(STRINGS)
+FUNCS = {fn: 0xffffffff81000000 + 0x100 * i for i, fn in enumerate(['cb_a', 'cb_b', 'cb_c', 'cb_d'])}
+
+
+def pack(name, pid, kw):
+    """The payload of one event: common fields, then fields by name."""
+    size = max(o + s for _, _, o, s in layout[name])
+    rec = bytearray(size)
+    struct.pack_into('<HBBi', rec, 0, ids[name], 0, 0, pid)
+    for fname, decl, off, sz in layout[name]:
+        if fname.startswith('common_') or fname not in kw:
+            continue
+        v = kw[fname]
+        if '[' in decl:            # char comm[16]
+            rec[off:off + sz] = v.encode()[:sz - 1].ljust(sz, b'\0')
+            continue
+        if isinstance(v, str):
+            v = STRINGS[v] if v in STRINGS else FUNCS[v]
+        fmt = {1: 'b', 2: 'h', 4: 'i', 8: 'q'}[sz]
+        struct.pack_into('<' + (fmt.upper() if v >= 1 << (8 * sz - 1) else fmt), rec, off, v)
+    return bytes(rec)
+
+
+EVENTS = []  # (ts in ns, cpu, payload)
+KTHREAD = 16  # rcu_preempt, the grace-period kthread
+
+
+def ev(t, on_cpu, name, common_pid=0, **kw):
+    EVENTS.append((round(t * 1e9), on_cpu, pack(name, common_pid, kw)))
+
+
+def switch(t, cpu, prev, prev_pid, nxt, next_pid, state=0):
+    ev(t, cpu, 'sched_switch', prev_pid, prev_comm=prev, prev_pid=prev_pid, prev_prio=120,
+       prev_state=state, next_comm=nxt, next_pid=next_pid, next_prio=120)
+
+
+def sirq(t, cpu, vec, pid):
+    ev(t, cpu, 'softirq_entry', pid, vec=vec)
+    ev(t + 2e-6, cpu, 'softirq_exit', pid, vec=vec)
+
+
+def gp(t, cpu, seq, what, pid):
+    ev(t, cpu, 'rcu_grace_period', pid, rcuname='rcu_preempt', gp_seq=seq, gpevent=what)
+
+
+def start(t, seq):
+    gp(t, 0, seq, 'start', KTHREAD)
+    ev(t + 1e-6, 0, 'rcu_grace_period_init', KTHREAD, rcuname='rcu_preempt', gp_seq=seq, level=0,
+       grplo=0, grphi=1, qsmask=3)
+
+
+def report(t, cpu, seq, mask, left, pid):
+    ev(t, cpu, 'rcu_quiescent_state_report', pid, rcuname='rcu_preempt', gp_seq=seq, mask=mask,
+       qsmask=left, level=0, grplo=0, grphi=1, gp_tasks=0)
+
+
+def call(t, cpu, rhp, func, pid):
+    ev(t, cpu, 'rcu_callback', pid, rcuname='rcu_preempt', rhp=rhp, func=func, qlen=1)
+
+
+def invoke(t, cpu, rhp, func, pid):
+    ev(t, cpu, 'rcu_invoke_callback', pid, rcuname='rcu_preempt', rhp=rhp, func=func)
+
+
+# CPU 0 runs "worker" (pid 200), CPU 1 "spinner" (pid 300) from 0.9 s.
+switch(0.5, 0, 'swapper/0', 0, 'worker', 200)
+switch(0.9, 1, 'swapper/1', 0, 'spinner', 300)
+call(0.95, 0, 0x4000, 'cb_d', 200)
+# 1. gp_seq -1195 (gp_seq starts at -1200 at boot): CPU 1 passes its
+#    quiescent state only at 1.020, spinner in a reader, interrupts on;
+#    two FQS scans meanwhile.  cb_d waited for it: 70.5 ms.
+start(1.0, -1195)
+gp(1.000005, 0, -1195, 'cpustart', 200)
+gp(1.000010, 0, -1195, 'cpuqs', 200)
+report(1.000012, 0, -1195, 1, 2, 200)
+gp(1.003, 0, -1195, 'fqsstart', KTHREAD)
+gp(1.003002, 0, -1195, 'fqsend', KTHREAD)
+sirq(1.005, 1, 1, 300)
+gp(1.005001, 1, -1195, 'cpustart', 300)
+gp(1.013, 0, -1195, 'fqsstart', KTHREAD)
+gp(1.013002, 0, -1195, 'fqsend', KTHREAD)
+gp(1.020, 1, -1195, 'cpuqs', 300)
+switch(1.020001, 1, 'spinner', 300, 'hog', 301)
+report(1.020050, 1, -1195, 2, 0, 301)
+gp(1.020100, 0, -1195, 'end', KTHREAD)
+invoke(1.0205, 0, 0x4000, 'cb_d', 200)
+# 2. gp_seq -1191: CPU 1 idle, reported by an FQS scan (dti) at 2.003;
+#    the kthread ends the grace period only 27 ms later.
+switch(1.5, 1, 'hog', 301, 'swapper/1', 0)
+start(2.0, -1191)
+gp(2.000010, 0, -1191, 'cpuqs', 200)
+report(2.000012, 0, -1191, 1, 2, 200)
+gp(2.003, 0, -1191, 'fqsstart', KTHREAD)
+ev(2.003001, 0, 'rcu_fqs', KTHREAD, rcuname='rcu_preempt', gp_seq=-1195, cpu=1, qsevent='dti')
+report(2.003002, 0, -1191, 2, 0, KTHREAD)
+gp(2.003010, 0, -1191, 'fqsend', KTHREAD)
+gp(2.030, 0, -1191, 'end', KTHREAD)
+# 3. gp_seq -1187: CPU 1 passes its quiescent state at 3.001 (spinner,
+#    outside a reader) but its RCU_SOFTIRQ reports it only at 3.015.
+switch(2.5, 1, 'swapper/1', 0, 'spinner', 300)
+start(3.0, -1187)
+gp(3.000010, 0, -1187, 'cpuqs', 200)
+report(3.000012, 0, -1187, 1, 2, 200)
+gp(3.001, 1, -1187, 'cpuqs', 300)
+sirq(3.0149, 1, 9, 300)
+report(3.015, 1, -1187, 2, 0, 300)
+gp(3.0151, 0, -1187, 'end', KTHREAD)
+# 4. gp_seq -1183: "reader" (pid 400), running on CPU 1 from 3.19, is
+#    preempted inside its reader at 3.2 and leaves it at 3.2501; both
+#    CPUs reported by 3.2001, but the rcu_node tree waits for the reader
+#    (gp_tasks) until then.  "other" (pid 401), preempted in a reader and
+#    out of it before any CPU reported, did not hold it.
+ev(3.189, 1, 'rcu_preempt_task', 401, rcuname='rcu_preempt', pid=401, gp_seq=-1183)
+ev(3.1891, 1, 'rcu_unlock_preempted_task', 401, rcuname='rcu_preempt', gp_seq=-1183, pid=401)
+switch(3.19, 1, 'spinner', 300, 'reader', 400)
+start(3.195, -1183)
+gp(3.195010, 0, -1183, 'cpuqs', 200)
+report(3.195012, 0, -1183, 1, 2, 200)
+ev(3.2, 1, 'rcu_preempt_task', 400, rcuname='rcu_preempt', pid=400, gp_seq=-1183)
+gp(3.2, 1, -1183, 'cpuqs', 400)
+switch(3.200001, 1, 'reader', 400, 'spinner', 300)
+ev(3.200100, 1, 'rcu_quiescent_state_report', 300, rcuname='rcu_preempt', gp_seq=-1183, mask=2,
+   qsmask=0, level=0, grplo=0, grphi=1, gp_tasks=1)
+switch(3.25, 1, 'spinner', 300, 'reader', 400)
+ev(3.2501, 1, 'rcu_unlock_preempted_task', 400, rcuname='rcu_preempt', gp_seq=-1183, pid=400)
+switch(3.2502, 1, 'reader', 400, 'spinner', 300)
+gp(3.250300, 0, -1183, 'end', KTHREAD)
+# 5. gp_seq -1179: spinner holds CPU 1 with interrupts off until 3.6999,
+#    when the pending timer interrupt runs its softirq; its cpuqs at 3.7.
+#    Interrupts were off for 199.9 ms of the 200: one softirq at the edge
+#    does not make them on.
+start(3.5, -1179)
+gp(3.500010, 0, -1179, 'cpuqs', 200)
+report(3.500012, 0, -1179, 1, 2, 200)
+sirq(3.6999, 1, 1, 300)
+gp(3.7, 1, -1179, 'cpuqs', 300)
+report(3.700010, 1, -1179, 2, 0, 300)
+gp(3.700020, 0, -1179, 'end', KTHREAD)
+# 6. gp_seq -1175, in flight at the end: CPU 1 runs "irqoff" (pid 500)
+#    from 3.99 with no interrupt; cb_a queued before it started, three
+#    behind it; a stall warning at 4.4 names CPU 1.
+switch(3.99, 1, 'spinner', 300, 'irqoff', 500)
+call(3.995, 0, 0x1000, 'cb_a', 200)
+start(4.0, -1175)
+gp(4.000010, 0, -1175, 'cpuqs', 200)
+report(4.000012, 0, -1175, 1, 2, 200)
+for i, fn in enumerate(['cb_b', 'cb_b', 'cb_c']):
+    call(4.01 + i * 0.01, 0, 0x2000 + 0x100 * i, fn, 200)
+ev(4.4, 0, 'rcu_stall_warning', 200, rcuname='rcu_preempt', msg='StallDetected')
+sirq(4.5, 0, 1, 200)
+
+
+def pages(events):
+    """Ring buffer pages of one CPU: timestamp, commit, then the events."""
+    out, page, base, last = [], None, 0, 0
+
+    def close():
+        if page is not None:
+            data = bytes(page)
+            out.append(struct.pack('<QQ', base, len(data)) + data.ljust(PAGE - 16, b'\0'))
+    for t, _, payload in events:
+        payload += b'\0' * (-len(payload) % 4)
+        assert len(payload) <= 112
+        if page is None or t - last >= 1 << 27 or len(page) + 4 + len(payload) > PAGE - 16:
+            close()
+            page, base, last = bytearray(), t, t
+        page += struct.pack('<I', (len(payload) // 4) | ((t - last) << 5)) + payload
+        last = t
+    close()
+    return b''.join(out)
+
+
+def u32(v): return struct.pack('<I', v)
+def u64(v): return struct.pack('<Q', v)
+
+
+head = bytearray(b'\x17\x08\x44tracing6\0\0\x08' + u32(PAGE))
+head += b'header_page\0' + u64(len(HEADER_PAGE)) + HEADER_PAGE.encode()
+head += b'header_event\0' + u64(len(HEADER_EVENT)) + HEADER_EVENT.encode()
+head += u32(0)
+head += u32(len(SYSTEMS))
+for sysname, names in SYSTEMS.items():
+    head += sysname.encode() + b'\0' + u32(len(names))
+    for n in names:
+        head += u64(len(formats[n])) + formats[n].encode()
+ksyms = ''.join('%x T %s\n' % (a, fn) for fn, a in FUNCS.items()).encode()
+head += u32(len(ksyms)) + ksyms
+printk = ''.join('0x%x : "%s"\n' % (a, s) for s, a in STRINGS.items()).encode()
+head += u32(len(printk)) + printk
+cmdlines = b'16 rcu_preempt\n200 worker\n300 spinner\n301 hog\n400 reader\n401 other\n500 irqoff\n'
+head += u64(len(cmdlines)) + cmdlines
+head += u32(2) + b'options  \0' + struct.pack('<H', 0) + b'flyrecord\0'
+data = [pages(sorted((e for e in EVENTS if e[1] == cpu), key=lambda e: e[0])) for cpu in range(2)]
+off = len(head) + 32
+off += -off % PAGE
+for d in data:
+    head += u64(off) + u64(len(d))
+    off += len(d) + (-len(d) % PAGE)
+out = bytes(head)
+for d in data:
+    out += b'\0' * (-len(out) % PAGE) + d
+open(sys.argv[2], 'wb').write(out)
