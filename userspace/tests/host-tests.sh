@@ -59,5 +59,5 @@ t_userspace_script() {
 # What the guest's tool test left in BOOT/out: read back on the host by
 # rcupoll report, trace-cmd and the libtraceevent plugin.
 t_guest_files() {
-	TOP=$TOP OUT=$OUT/guest-files GUEST_OUT=$OUT/$1/out bash "$TOP/userspace/tests/test-guest-files.sh"
+	GUEST_OUT=$OUT/$1/out TOP=$TOP OUT=$OUT/guest-files bash "$TOP/userspace/tests/test-guest-files.sh"
 }
