@@ -353,7 +353,7 @@ static void also_held(struct model *m, struct gp *g, int cpu)
 		memset(&o, 0, sizeof(o));
 		o.from = g->start;
 		o.to = until;
-		tl_task_at(m, c, g->start, &o.pid, &o.comm, &o.since);
+		longest_task(m, c, g->start, until, &o.pid, &o.comm, &o.since);
 		irq_evidence(m, &o, c);
 		add(k->text, sizeof(k->text), "; CPU %d passed none for %.1f ms either: ", c,
 		    MS(until - g->start));
@@ -376,7 +376,13 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 	k->from = g->start;
 	k->to = to;
 	k->wait = to - g->start;
-	tl_task_at(m, cpu, g->start, &k->pid, &k->comm, &k->since);
+	/*
+	 * Not the task running when the grace period started: a CPU idle
+	 * then may wake a task that holds it before Tree RCU's FQS scan finds
+	 * it idle (waking from idle is no quiescent state for a grace period
+	 * the CPU has not noticed yet).
+	 */
+	longest_task(m, cpu, g->start, to, &k->pid, &k->comm, &k->since);
 	irq_evidence(m, k, cpu);
 	snprintf(k->brief, sizeof(k->brief), "CPU %d held it: %s", cpu,
 		 k->pid < 0 ? "?" : comm_or(k->comm));

@@ -202,11 +202,16 @@ switch(3.25, 1, 'spinner', 300, 'reader', 400)
 ev(3.2501, 1, 'rcu_unlock_preempted_task', 400, rcuname='rcu_preempt', gp_seq=-1183, pid=400)
 switch(3.2502, 1, 'reader', 400, 'spinner', 300)
 gp(3.250300, 0, -1183, 'end', KTHREAD)
-# 5. gp_seq -1179: spinner holds CPU 1 with interrupts off until 3.6999,
-#    when the pending timer interrupt runs its softirq; its cpuqs at 3.7.
-#    Interrupts were off for 199.9 ms of the 200: one softirq at the edge
-#    does not make them on.
+# 5. gp_seq -1179: CPU 1 is idle when it starts; spinner wakes there
+#    0.1 ms later (no quiescent state: CPU 1 has not noticed the grace
+#    period) and holds CPU 1 with interrupts off until 3.6999, when the
+#    pending timer interrupt runs its softirq; its cpuqs at 3.7.  The
+#    holder is spinner, not the idle task of the start.  Interrupts were
+#    off for 199.9 ms of the 200: one softirq at the edge does not make
+#    them on.
+switch(3.4, 1, 'spinner', 300, 'swapper/1', 0)
 start(3.5, -1179)
+switch(3.5001, 1, 'swapper/1', 0, 'spinner', 300)
 gp(3.500010, 0, -1179, 'cpuqs', 200)
 report(3.500012, 0, -1179, 1, 2, 200)
 sirq(3.6999, 1, 1, 300)

@@ -32,7 +32,7 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 76 events on 2 CPUs over 4.000 s, 0 lost; 48 Tree RCU grace-period events, 6 grace periods" \
+	"$SYN: 78 events on 2 CPUs over 4.000 s, 0 lost; 48 Tree RCU grace-period events, 6 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 expect_line "$OUT/synth.txt" \
 	"  rcu_preempt gp_seq -1175, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
@@ -53,7 +53,7 @@ expect_line "$OUT/synth.txt" \
 	"    every CPU passed a quiescent state within 1.00 ms; CPU 1 reported its own 14.0 ms after passing it (its RCU_SOFTIRQ waited behind spinner (pid 300)); RCU_SOFTIRQ ran at 3.014900" \
 	"a CPU that passed its quiescent state but reported it late"
 expect_line "$OUT/synth.txt" \
-	"    CPU 1 passed no quiescent state for 200.0 ms: spinner (pid 300) ran there without a context switch from 3.250200 until its quiescent state (cpuqs) at 3.700000; no softirq ran on CPU 1 from 3.500000 to 3.699900 (199.9 ms of the 200.0): interrupts were probably off (1 softirqs ran there outside that)" \
+	"    CPU 1 passed no quiescent state for 200.0 ms: spinner (pid 300) ran there without a context switch from 3.500100 until its quiescent state (cpuqs) at 3.700000; no softirq ran on CPU 1 from 3.500000 to 3.699900 (199.9 ms of the 200.0): interrupts were probably off (1 softirqs ran there outside that)" \
 	"interrupts off but for a softirq at the edge (a pending interrupt when they came back on)"
 expect_line "$OUT/synth.txt" \
 	"    every CPU passed a quiescent state within 5.00 ms, but preempted readers held the grace period 50.0 ms longer: reader (pid 400), preempted in its reader on CPU 1 at 3.200000, left it at 3.250100" \
