@@ -216,7 +216,59 @@ static const char *qs_phrase(const char *how)
 }
 
 /* Interrupts on @cpu in (from, to]: softirqs ran, or none for long. */
+/*
+ * ksoftirqd/@cpu runnable but kept off @cpu over most of (@from, @to]:
+ * from its last wakeup before @to until it ran there (it runs the
+ * softirqs that end the window).  While ksoftirqd is runnable, an
+ * interrupt's exit leaves it the softirqs (6.1's ksoftirqd_running()),
+ * so none running there says nothing about interrupts: a real-time task
+ * starved them.
+ */
+static bool ksoftirqd_kept_off(struct model *m, int cpu, u64 from, u64 to, u64 *woken)
+{
+	struct cpu_tl *t = &m->cpus[cpu];
+	char name[32];
+	u64 last = 0, ran = to;
+	size_t i;
+	int c;
+
+	if (!m->has_wakeup)
+		return false;
+	snprintf(name, sizeof(name), "ksoftirqd/%d", cpu);
+	for (c = 0; c < m->ncpus; c++) {
+		for (i = 0; i < m->cpus[c].wake.n; i++) {
+			struct wake_ev *w = VEC_AT(&m->cpus[c].wake, struct wake_ev, i);
+
+			if (w->ts < to && w->ts > last && w->comm && !strcmp(w->comm, name))
+				last = w->ts;
+		}
+	}
+	if (!last)
+		return false;
+	for (i = 0; i < t->sw.n; i++) {
+		struct sw_ev *s = VEC_AT(&t->sw, struct sw_ev, i);
+
+		if (s->ts > last && s->ts < ran && s->next_comm && !strcmp(s->next_comm, name))
+			ran = s->ts;
+	}
+	if (ran <= from || 2 * (ran - (last > from ? last : from)) < to - from)
+		return false;
+	*woken = last;
+	return true;
+}
+
+static void irq_evidence_softirqs(struct model *m, struct cause *k, int cpu);
+
+/* Were interrupts on in k->from..k->to on @cpu?  From softirqs seen there. */
 static void irq_evidence(struct model *m, struct cause *k, int cpu)
+{
+	irq_evidence_softirqs(m, k, cpu);
+	if (k->irq == 0 &&
+	    ksoftirqd_kept_off(m, cpu, k->quiet_from, k->quiet_to, &k->ksoftirqd_woken))
+		k->irq = 2;
+}
+
+static void irq_evidence_softirqs(struct model *m, struct cause *k, int cpu)
 {
 	struct cpu_tl *t = cpu >= 0 && cpu < m->ncpus ? &m->cpus[cpu] : NULL;
 
@@ -286,7 +338,7 @@ static void task_words(char *buf, size_t len, struct model *m, int pid, const ch
 
 static void irq_words(char *buf, size_t len, struct cause *k, int cpu)
 {
-	char ts[TS_BUF], ts2[TS_BUF];
+	char ts[TS_BUF], ts2[TS_BUF], ts3[TS_BUF];
 
 	if (k->irq == 1)
 		add(buf, len, "; interrupts on (%lu softirqs ran on CPU %d meanwhile)", k->nsoftirq,
@@ -298,6 +350,10 @@ static void irq_words(char *buf, size_t len, struct cause *k, int cpu)
 		add(buf, len, "; no softirq ran on CPU %d from %s to %s (%.1f ms of the %.1f): interrupts were probably off (%lu softirqs ran there outside that)",
 		    cpu, fmt_ts(k->quiet_from, ts), fmt_ts(k->quiet_to, ts2),
 		    (k->quiet_to - k->quiet_from) / 1e6, (k->to - k->from) / 1e6, k->nsoftirq);
+	else if (k->irq == 2)
+		add(buf, len, "; no softirq ran on CPU %d from %s to %s: they waited for ksoftirqd/%d, runnable from %s but kept off the CPU",
+		    cpu, fmt_ts(k->quiet_from, ts), fmt_ts(k->quiet_to, ts2), cpu,
+		    fmt_ts(k->ksoftirqd_woken, ts3));
 }
 
 static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, int cpu)
@@ -342,7 +398,7 @@ static void also_held(struct model *m, struct gp *g, int cpu)
 			    c, fmt_ts(d->qs, ts), MS(d->seen - d->qs));
 			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
 			add(k->text, sizeof(k->text), ")");
-			if (o.irq == 0)
+			if (o.irq != 1)
 				irq_words(k->text, sizeof(k->text), &o, c);
 			continue;
 		}
@@ -538,12 +594,13 @@ static void explain_not_polled(struct model *m, struct gp *g, u64 last_qs, u64 t
 	else if (k->pid > 0 && k->since)
 		add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 	add(k->text, sizeof(k->text), ")");
-	if (k->irq == 0)
+	if (k->irq != 1)
 		irq_words(k->text, sizeof(k->text), k, cpu);
-	w = m->has_wakeup ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
+	/* ksoftirqd kept off the CPU says it all (irq_words). */
+	w = m->has_wakeup && k->irq != 2 ? ksoftirqd_woken(m, cpu, last_qs, to) : NULL;
 	if (w)
 		add(k->text, sizeof(k->text), "; ksoftirqd/%d was woken at %s", cpu, fmt_ts(w->ts, ts));
-	if (m->has_softirq && cpu < m->ncpus) {
+	if (m->has_softirq && cpu < m->ncpus && k->irq != 2) {
 		struct cpu_tl *t = &m->cpus[cpu];
 		u64 rcu_at = first_softirq(t, last_qs, to, RCU_SOFTIRQ_VEC);
 		u64 until = rcu_at ? rcu_at : to;
@@ -837,7 +894,7 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		if (k->pid > 0 && k->since > qs)
 			add(k->text, sizeof(k->text), ", there from %s", fmt_ts(k->since, ts));
 		add(k->text, sizeof(k->text), ")");
-		if (k->irq == 0)
+		if (k->irq != 1)
 			irq_words(k->text, sizeof(k->text), k, rcpu);
 		if (m->has_softirq && rcpu < m->ncpus) {
 			u64 at = first_softirq(&m->cpus[rcpu], qs, last_rep, RCU_SOFTIRQ_VEC);
@@ -943,7 +1000,7 @@ static void explain_delay(struct model *m, struct delay *d)
 	k->to = d->to;
 	k->wait = d->to - d->from;
 	k->inferred = !m->has_cpu_qs;
-	tl_task_at(m, d->cpu, d->from, &k->pid, &k->comm, &k->since);
+	longest_task(m, d->cpu, d->from, d->to, &k->pid, &k->comm, &k->since);
 	irq_evidence(m, k, d->cpu);
 	snprintf(k->brief, sizeof(k->brief), "no batch started on CPU %d: %s", d->cpu,
 		 k->pid < 0 ? "?" : comm_or(k->comm));

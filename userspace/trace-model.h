@@ -79,9 +79,10 @@ struct cause {
 	u64 from, to;		/* the window of the delay */
 	u64 wait;		/* its length (ns) */
 	u64 qs_within;		/* NOT_POLLED: all CPUs passed one within */
-	int irq;		/* -1 unknown, 0 probably off, 1 on */
+	int irq;		/* -1 unknown, 0 probably off, 1 on, 2 softirqs left to ksoftirqd */
 	unsigned long nsoftirq;	/* softirqs on that CPU in the window */
-	u64 quiet_from, quiet_to;	/* irq 0: the softirq-free stretch of it */
+	u64 quiet_from, quiet_to;	/* irq 0, 2: the softirq-free stretch of it */
+	u64 ksoftirqd_woken;	/* irq 2: when ksoftirqd was woken, not to run */
 	u64 lost;		/* events lost in the window */
 	bool inferred;		/* quiescent states inferred, not traced */
 	int ntasks;

@@ -369,7 +369,7 @@ for pass in $(seq 1 "$REPEAT"); do
 	# Observability: trace events, debugfs files, stall warnings, with the
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
 	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300" \
-		"held" "held preempt"
+		"held" "held preempt" "starved"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
 	# Contracts rcutorture does not check (guest/tests/contracts.sh),
 	# trace events toggled under load.
@@ -384,10 +384,11 @@ for pass in $(seq 1 "$REPEAT"); do
 		"cpus 4" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4 gp_exp=1"
 
 	# Tree RCU, the baseline, from the same patched tree; held: rcupoll
-	# records and explains a grace period CPU 1 holds 3 s (rcu_scenario).
+	# records and explains a grace period CPU 1 holds 3 s (rcu_scenario);
+	# starved: one a SCHED_FIFO task holds by starving RCU_SOFTIRQ.
 	boot tree-smp2 tree 2 "" "" 600 \
 		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held" \
-		"held preempt"
+		"held preempt" "starved"
 
 	# make bench, smoke mode: one short run of every measurement on each RCU,
 	# so the benchmark cannot rot (no assertions on speed).

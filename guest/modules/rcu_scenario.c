@@ -13,6 +13,10 @@
  *                               a non-preemptible RCU it holds the CPU
  *                               MS ms instead, the hog waiting
  *   flood        "CPU RATE MS"  call_rcu() RATE callbacks/s for MS ms
+ *   fifo_hog     "CPU RATE MS"  a SCHED_FIFO thread busy on CPU for MS ms
+ *                               (preemption and interrupts on) that
+ *                               starves the CPU's softirqs (see below)
+ *                               while it queues RATE callbacks/s there
  *   sync         "CPU MS"       synchronize_rcu() every 10 ms for MS ms
  *   barrier      "1"            rcu_barrier()
  *   stats        (read)         callbacks queued, invoked, pending
@@ -29,6 +33,7 @@
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -133,12 +138,14 @@ static ssize_t scen_queue_write(struct file *file, const char __user *ubuf, size
 	return ret ? ret : count;
 }
 
-/* --- threads: hold, hold_irqoff, flood, sync --------------------------- */
+/* --- threads: hold, hold_irqoff, flood, fifo_hog, sync ----------------- */
 
 struct scen_thread {
 	int (*fn)(struct scen_thread *st);
 	unsigned long ms, rate;
 	bool irqoff;
+	struct tasklet_struct tasklet;	/* fifo_hog */
+	bool tasklet_ran;
 };
 
 /* Spin until @end (ktime_get_mono_fast_ns()), without sleeping. */
@@ -212,22 +219,67 @@ static int scen_hog_fn(struct scen_thread *st)
 	return 0;
 }
 
-/* flood: rate callbacks per second for ms milliseconds, in 1 ms steps. */
-static int scen_flood_fn(struct scen_thread *st)
+/*
+ * Queue rate callbacks a second from @start for ms milliseconds, in 1 ms
+ * steps; false if out of memory (then it stops at once).
+ */
+static bool scen_queue_paced(unsigned long rate, unsigned long ms, u64 start)
 {
-	u64 start = ktime_get_mono_fast_ns();
-	unsigned long queued = 0, ms;
+	unsigned long queued = 0, i;
 
-	for (ms = 1; ms <= st->ms; ms++) {
-		unsigned long want = div_u64((u64)st->rate * ms, MSEC_PER_SEC);
+	for (i = 1; i <= ms; i++) {
+		unsigned long want = div_u64((u64)rate * i, MSEC_PER_SEC);
 
 		while (queued < want && scen_queue_one())
 			queued++;
 		if (queued < want)
-			break;
-		scen_spin_until(start + ms * NSEC_PER_MSEC);
+			return false;
+		scen_spin_until(start + i * NSEC_PER_MSEC);
 		cond_resched();
 	}
+	return true;
+}
+
+/* flood: rate callbacks per second for ms milliseconds. */
+static int scen_flood_fn(struct scen_thread *st)
+{
+	scen_queue_paced(st->rate, st->ms, ktime_get_mono_fast_ns());
+	return 0;
+}
+
+static void scen_tasklet_fn(struct tasklet_struct *t)
+{
+	struct scen_thread *st = from_tasklet(st, t, tasklet);
+
+	WRITE_ONCE(st->tasklet_ran, true);
+}
+
+/*
+ * fifo_hog: a real-time task that never sleeps, as a busy SCHED_FIFO
+ * thread of a real-time application.  Softirqs raised outside an
+ * interrupt wake ksoftirqd; while ksoftirqd is runnable, an interrupt's
+ * exit leaves it the softirqs (but HI and TASKLET: 6.1's
+ * ksoftirqd_running()), and the hog keeps it off the CPU.  So schedule
+ * a tasklet (which wakes ksoftirqd) and wait for it to run at an
+ * interrupt's exit: from then on RCU_SOFTIRQ waits until the hog ends
+ * (or RT throttling lets ksoftirqd in).  Meanwhile queue callbacks on
+ * the CPU, for RCU to be starved of, and spin to the end.
+ */
+static int scen_fifo_fn(struct scen_thread *st)
+{
+	u64 start, end;
+
+	sched_set_fifo(current);
+	tasklet_setup(&st->tasklet, scen_tasklet_fn);
+	tasklet_schedule(&st->tasklet);
+	start = ktime_get_mono_fast_ns();
+	end = start + st->ms * NSEC_PER_MSEC;
+	while (!READ_ONCE(st->tasklet_ran) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	scen_queue_paced(st->rate, st->ms, start);
+	scen_spin_until(end);
+	/* Not run if no interrupt came: sleeps until ksoftirqd ran it. */
+	tasklet_kill(&st->tasklet);
 	return 0;
 }
 
@@ -360,6 +412,12 @@ static ssize_t scen_flood_write(struct file *file, const char __user *ubuf, size
 	return scen_thread_write(ubuf, count, scen_flood_fn, "rcupoll_flood", false, true);
 }
 
+static ssize_t scen_fifo_hog_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return scen_thread_write(ubuf, count, scen_fifo_fn, "rcupoll_fifo", false, true);
+}
+
 static ssize_t scen_sync_write(struct file *file, const char __user *ubuf, size_t count,
 			       loff_t *ppos)
 {
@@ -406,6 +464,7 @@ SCEN_FOPS(hold_fops, scen_hold_write);
 SCEN_FOPS(hold_irqoff_fops, scen_hold_irqoff_write);
 SCEN_FOPS(preempt_reader_fops, scen_preempt_reader_write);
 SCEN_FOPS(flood_fops, scen_flood_write);
+SCEN_FOPS(fifo_hog_fops, scen_fifo_hog_write);
 SCEN_FOPS(sync_fops, scen_sync_write);
 SCEN_FOPS(barrier_fops, scen_barrier_write);
 
@@ -419,6 +478,7 @@ static int __init rcu_scenario_init(void)
 	debugfs_create_file("hold_irqoff", 0200, scen_dir, NULL, &hold_irqoff_fops);
 	debugfs_create_file("preempt_reader", 0200, scen_dir, NULL, &preempt_reader_fops);
 	debugfs_create_file("flood", 0200, scen_dir, NULL, &flood_fops);
+	debugfs_create_file("fifo_hog", 0200, scen_dir, NULL, &fifo_hog_fops);
 	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
 	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);
 	debugfs_create_file("stats", 0400, scen_dir, NULL, &scen_stats_fops);

@@ -133,9 +133,11 @@ trace_clock_now() {
 	echo "${_b%%]*}"
 }
 
-# The parameters the reset restores: rcu_poll's and rcupdate's stall ones.
+# The parameters the reset restores: rcu_poll's and rcupdate's stall ones,
+# and RT throttling (starved.sh turns it off).
 state_params() {
-	ls /sys/module/rcu_poll/parameters/* /sys/module/rcupdate/parameters/*stall* 2> /dev/null
+	ls /sys/module/rcu_poll/parameters/* /sys/module/rcupdate/parameters/*stall* \
+		/proc/sys/kernel/sched_rt_runtime_us 2> /dev/null
 }
 
 guest_state_save() {

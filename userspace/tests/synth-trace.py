@@ -145,15 +145,30 @@ sirq(2.015, 1, 9, 301)
 seen(2.015010, 1, 'rcu_poll', 11, 0, 'qs', 101, 102, 301)
 seen(2.015015, 1, 'rcu_poll', 11, 1, 'qs', 51, 52, 301)
 end(2.015020, 1, 'rcu_poll', 11, 1, 301)
+# 2b. rcu_poll 20 of CPU 1: both CPUs pass within 0.05 ms, but "fifo"
+#    (pid 302), a SCHED_FIFO task on CPU 1 from 2.1, wakes ksoftirqd/1 at
+#    2.1001 and keeps it off the CPU: CPU 1's softirqs, RCU_SOFTIRQ too,
+#    wait 300 ms for ksoftirqd/1 (interrupts on), which runs at 2.4.
+start(2.09, 1, 'rcu_poll', 20, 1, 301)
+cpu_qs(2.09005, 0, 'idle', 103, 0)
+cpu_qs(2.1, 1, 'switch', 53, 301)
+switch(2.1, 1, 'hog', 301, 'fifo', 302)
+ev(2.1001, 1, 'sched_wakeup', 302, comm='ksoftirqd/1', pid=14, prio=120, target_cpu=1)
+switch(2.4, 1, 'fifo', 302, 'ksoftirqd/1', 14)
+sirq(2.40001, 1, 9, 14)
+seen(2.40002, 1, 'rcu_poll', 20, 0, 'qs', 102, 103, 14)
+seen(2.40003, 1, 'rcu_poll', 20, 1, 'qs', 52, 53, 14)
+end(2.40004, 1, 'rcu_poll', 20, 1, 14)
+switch(2.5, 1, 'ksoftirqd/1', 14, 'hog', 301)
 # 3. rcu_poll_preempt 3: "reader" (pid 400) preempted on CPU 1 inside a
 #    reader holds CPU 1's counter 50 ms after every CPU flipped.
 ev(2.9, 1, 'rcu_poll_preempt_task', 400, pid=400, comm='reader', how='get', cntr_cpu=1)
 ev(2.95, 1, 'rcu_poll_preempt_task', 401, pid=401, comm='other', how='get', cntr_cpu=1)
 ev(2.96, 1, 'rcu_poll_preempt_task', 401, pid=401, comm='other', how='put', cntr_cpu=1)
 start(3.0, 0, 'rcu_poll_preempt', 3, 1, 201)
-cpu_qs(3.000010, 0, 'switch', 103, 201)
-cpu_qs(3.000015, 1, 'kernel', 53, 301)
-cpu_qs(3.000020, 1, 'switch', 54, 301)
+cpu_qs(3.000010, 0, 'switch', 104, 201)
+cpu_qs(3.000015, 1, 'kernel', 54, 301)
+cpu_qs(3.000020, 1, 'switch', 55, 301)
 seen(3.000030, 0, 'rcu_poll_preempt', 3, 0, 'flip', 0, 0, 201)
 ev(3.050, 1, 'rcu_poll_preempt_task', 400, pid=400, comm='reader', how='put', cntr_cpu=1)
 seen(3.050010, 1, 'rcu_poll_preempt', 3, 1, 'flip', 0, 0, 400)
@@ -163,7 +178,7 @@ end(3.050020, 1, 'rcu_poll_preempt', 3, 1, 400)
 switch(3.99, 1, 'reader', 400, 'irqoff', 500)
 call(3.995, 0, 'rcu_poll', 0x1000, 'cb_a', 0, 201)
 start(4.0, 0, 'rcu_poll', 12, 1, 201)
-cpu_qs(4.000010, 0, 'switch', 104, 201)
+cpu_qs(4.000010, 0, 'switch', 105, 201)
 switch(4.000010, 0, 'worker2', 201, 'worker', 200)
 for i, f in enumerate(['cb_b', 'cb_b', 'cb_c']):
     call(4.01 + i * 0.01, 0, 'rcu_poll', 0x2000 + 0x100 * i, f, 12, 200)
@@ -174,4 +189,4 @@ sirq(4.5, 0, 1, 200)
 
 
 tracedat.write(sys.argv[2], SYSTEMS, formats, FUNCS, STRINGS,
-               b'200 worker\n201 worker2\n300 spinner\n301 hog\n400 reader\n401 other\n500 irqoff\n', EVENTS)
+               b'14 ksoftirqd/1\n200 worker\n201 worker2\n300 spinner\n301 hog\n302 fifo\n400 reader\n401 other\n500 irqoff\n', EVENTS)

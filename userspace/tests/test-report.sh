@@ -191,6 +191,9 @@ expect_line "$OUT/synth.txt" \
 	"    every CPU passed a quiescent state within 0.10 ms; the batch's own CPU 1 did not poll it for 14.9 ms (RCU_SOFTIRQ waited behind hog (pid 301), running there since 2.000100); no interrupt was seen on CPU 1 from 2.000100 until RCU_SOFTIRQ ran at 2.015000" \
 	"synthetic: the batch's own CPU not polling"
 expect_line "$OUT/synth.txt" \
+	"    every CPU passed a quiescent state within 10.00 ms; the batch's own CPU 1 did not poll it for 300.0 ms (RCU_SOFTIRQ waited behind fifo (pid 302), running there since 2.100000); no softirq ran on CPU 1 from 2.100000 to 2.400010: they waited for ksoftirqd/1, runnable from 2.100100 but kept off the CPU" \
+	"synthetic: a SCHED_FIFO task kept ksoftirqd off the batch's own CPU (interrupts on, softirqs left to ksoftirqd)"
+expect_line "$OUT/synth.txt" \
 	"    no batch started for 400.0 ms while 1 callbacks waited on CPU 1: irqoff (pid 500) ran there without a context switch from 3.990000; no softirq ran on CPU 1 from 4.100000 to 4.500002: interrupts were probably off" \
 	"synthetic: callbacks waiting for a batch to start"
 "$R" report -f csv -t cpus -b 10 "$SYN" > "$OUT/synth-cpus.csv"
