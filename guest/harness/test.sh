@@ -388,7 +388,7 @@ for pass in $(seq 1 "$REPEAT"); do
 	# starved: one a SCHED_FIFO task holds by starving RCU_SOFTIRQ.
 	boot tree-smp2 tree 2 "" "" 600 \
 		"cpus 2" "rcutorture 30 torture_type=rcu $TORTURE_HOTPLUG n_barrier_cbs=4" "held" \
-		"held preempt" "starved"
+		"held preempt" "held irqoff" "starved"
 
 	# make bench, smoke mode: one short run of every measurement on each RCU,
 	# so the benchmark cannot rot (no assertions on speed).
