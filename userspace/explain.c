@@ -717,9 +717,9 @@ static void explain_preempted(struct model *m, struct gp *g, int cpu, u64 flip, 
  * Tree RCU: the grace-period kthread (named as its RCU) woken in the
  * window of @k: on which CPU, and what ran there then, until it ran.
  */
-static void kthread_words(struct model *m, struct gp *g, struct cause *k)
+static void kthread_words(struct model *m, int flavour, struct cause *k)
 {
-	const char *name = m->flv[g->flavour].name;
+	const char *name = m->flv[flavour].name;
 	struct wake_ev *w = NULL;
 	struct sw_ev *sw, *run;
 	char ts[TS_BUF], ts2[TS_BUF];
@@ -919,7 +919,7 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 		 g->nfqs == 1 ? "" : "s");
 	if (g->tasks)
 		add(k->text, sizeof(k->text), "; preempted readers blocked it (gp_tasks)");
-	kthread_words(m, g, k);
+	kthread_words(m, g->flavour, k);
 }
 
 /* Why @g took as long as it did (whether or not it counts as slow). */
@@ -1032,6 +1032,8 @@ static void add_delay(struct model *m, int flavour, int cpu, struct gp *next, u6
 	d->flavour = flavour;
 	d->cpu = cpu;
 	d->nr = next ? next->nr : 0;
+	d->started = next;
+	d->req_cpu = -1;
 	d->from = from;
 	d->to = to;
 	d->ncbs = next && next->ncbs > (long)n ? (unsigned long)next->ncbs : n;
@@ -1080,11 +1082,118 @@ static void find_delays_on(struct model *m, int flavour, int cpu)
 	}
 }
 
+/*
+ * Tree RCU: a grace period requested (rcu_grace_period "newreq", from
+ * rcu_start_this_gp()) waits for the grace-period kthread to start it.
+ * Its usual reason to be late: the kthread was woken onto a CPU that
+ * did not let it run (a task with interrupts or preemption off there).
+ */
+static void explain_tree_delay(struct model *m, struct delay *d)
+{
+	struct cause *k = &d->cause;
+	char ts[TS_BUF];
+
+	k->kind = CAUSE_NO_START;
+	k->cpu = -1;
+	k->pid = -1;
+	k->from = d->from;
+	k->to = d->to;
+	k->wait = d->to - d->from;
+	snprintf(k->brief, sizeof(k->brief), "no grace period started");
+	snprintf(k->text, sizeof(k->text),
+		 "no grace period started for %.1f ms after one was asked for at %s (newreq, on CPU %d)",
+		 MS(k->wait), fmt_ts(d->from, ts), d->req_cpu);
+	kthread_words(m, d->flavour, k);
+	if (k->cpu < 0) {
+		add(k->text, sizeof(k->text), "; the trace has no wakeup of the grace-period kthread %s in that time",
+		    m->flv[d->flavour].name);
+		return;
+	}
+	d->cpu = k->cpu;
+	irq_evidence(m, k, k->cpu);
+	irq_words(k->text, sizeof(k->text), k, k->cpu);
+	lost_words(k->text, sizeof(k->text), m, k, k->cpu);
+}
+
+/* The grace period of @flavour in flight at @t, if any. */
+static struct gp *tree_gp_at(struct model *m, int flavour, u64 t, struct gp **next)
+{
+	size_t i;
+
+	*next = NULL;
+	for (i = 0; i < m->gps.n; i++) {
+		struct gp *g = model_gp(m, i);
+
+		if (g->flavour != flavour)
+			continue;
+		if (g->start > t) {
+			*next = g;
+			return NULL;
+		}
+		if (!g->end || g->end > t)
+			return g;
+	}
+	return NULL;
+}
+
+/*
+ * Tree RCU: from each request not already waited for, until a grace
+ * period started.  A request while one is in flight waits for its end.
+ */
+static void find_tree_delays(struct model *m, int flavour)
+{
+	u64 covered = 0;
+	size_t i;
+
+	for (i = 0; i < m->gpreqs.n; i++) {
+		struct gp_req *q = VEC_AT(&m->gpreqs, struct gp_req, i);
+		struct gp *g, *next;
+		struct delay *d;
+		u64 from = q->ts, to;
+		unsigned long n = 0;
+		size_t ci;
+
+		if (q->flavour != flavour || q->ts < covered)
+			continue;
+		g = tree_gp_at(m, flavour, from, &next);
+		if (g && !g->end)
+			return;		/* in flight to the end: its own cause */
+		if (g) {
+			from = g->end;
+			tree_gp_at(m, flavour, from, &next);
+		}
+		to = next ? next->start : m->last_ts;
+		covered = to;
+		if (to <= from || to - from <= m->slow_ns)
+			continue;
+		for (ci = 0; ci < m->calls.n; ci++) {
+			struct cb_call *c = VEC_AT(&m->calls, struct cb_call, ci);
+
+			if (c->flavour == flavour && c->ts <= to && (!c->invoked || c->invoked > to))
+				n++;
+		}
+		d = vec_push(&m->delays);
+		d->flavour = flavour;
+		d->cpu = -1;
+		d->req_cpu = q->cpu;
+		d->nr = next ? next->nr : 0;
+		d->started = next;
+		d->from = from;
+		d->to = to;
+		d->ncbs = n;
+		explain_tree_delay(m, d);
+	}
+}
+
 static void find_delays(struct model *m)
 {
 	int f, cpu;
 
 	for (f = 0; f < m->nflv; f++) {
+		if (m->flv[f].tree) {
+			find_tree_delays(m, f);
+			continue;
+		}
 		if (m->flv[f].global)
 			continue;
 		for (cpu = 0; cpu < m->ncpus; cpu++)

@@ -384,13 +384,21 @@ static void table_delays(struct model *m, struct opts *o)
 	if (o->fmt == FMT_TEXT) {
 		char ts[TS_BUF];
 
-		printf("\ncallbacks that waited over %g ms for a batch to start%s\n", o->slow_ms,
-		       m->tree ? " (rcu_poll only: Tree RCU does not trace which grace period a callback waits for)" : "");
+		if (m->tree)
+			printf("\ngrace periods asked for (newreq) that waited over %g ms to start\n",
+			       o->slow_ms);
+		else
+			printf("\ncallbacks that waited over %g ms for a batch to start\n", o->slow_ms);
 		for (i = 0; i < m->delays.n; i++) {
 			struct delay *d = VEC_AT(&m->delays, struct delay, i);
 
-			printf("  CPU %d from %s", d->cpu, fmt_ts(d->from, ts));
-			if (d->nr)
+			if (m->flv[d->flavour].tree)
+				printf("  %s from %s", m->flv[d->flavour].name, fmt_ts(d->from, ts));
+			else
+				printf("  CPU %d from %s", d->cpu, fmt_ts(d->from, ts));
+			if (d->started && m->flv[d->flavour].tree)
+				printf(" until gp_seq %ld started:\n    ", (long)d->nr);
+			else if (d->started)
 				printf(" until %s %lu started:\n    ", m->flv[d->flavour].name, d->nr);
 			else
 				printf(" to the end of the trace:\n    ");
@@ -405,7 +413,8 @@ static void table_delays(struct model *m, struct opts *o)
 	for (i = 0; i < m->delays.n; i++) {
 		struct delay *d = VEC_AT(&m->delays, struct delay, i);
 
-		table_row(&t, m->flv[d->flavour].name, I(d->cpu), d->nr ? I(d->nr) : TABLE_NULL_INT,
+		table_row(&t, m->flv[d->flavour].name, d->cpu >= 0 ? I(d->cpu) : TABLE_NULL_INT,
+			  d->started ? I((long)d->nr) : TABLE_NULL_INT,
 			  d->from, d->to, US(d->to - d->from), I(d->ncbs),
 			  d->cause.pid >= 0 ? I(d->cause.pid) : TABLE_NULL_INT,
 			  d->cause.pid >= 0 ? d->cause.comm : NULL, d->cause.text);

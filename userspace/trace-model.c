@@ -737,6 +737,14 @@ static void tree_gp(struct loader *l, struct evinfo *e, struct tep_record *r)
 		tree_start(l, flavour, nr, r);
 		return;
 	}
+	if (!strcmp(what, "newreq")) {	/* rcu_start_this_gp() asked for one */
+		struct gp_req *q = vec_push(&m->gpreqs);
+
+		q->ts = r->ts;
+		q->flavour = flavour;
+		q->cpu = r->cpu;
+		return;
+	}
 	if (!strcmp(what, "end")) {
 		g = model_find_gp(m, flavour, (unsigned long)nr);
 		if (g && !g->end) {
@@ -1083,6 +1091,7 @@ static struct model *model_new(const char *file, const char *buffer, u64 slow_ns
 	m->pts.size = sizeof(struct pt_ev);
 	m->stalls.size = sizeof(struct stall_ev);
 	m->delays.size = sizeof(struct delay);
+	m->gpreqs.size = sizeof(struct gp_req);
 	return m;
 }
 
@@ -1185,6 +1194,7 @@ void model_free(struct model *m)
 	vec_free(&m->pts);
 	vec_free(&m->stalls);
 	vec_free(&m->delays);
+	vec_free(&m->gpreqs);
 	for (i = 0; i < m->strings->cap; i++)
 		free(m->strings->slot[i]);
 	free(m->strings->slot);

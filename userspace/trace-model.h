@@ -158,6 +158,11 @@ struct cb_call {
 	unsigned long batch;	/* of the invocation */
 };
 
+struct gp_req {			/* Tree RCU: rcu_grace_period "newreq" */
+	u64 ts;
+	int flavour, cpu;
+};
+
 struct pt_ev {			/* rcu_poll_preempt_task */
 	u64 ts;
 	int pid, cntr_cpu, cpu;
@@ -180,8 +185,10 @@ struct stall_ev {		/* rcu_poll_stall or rcu_poll_holdout */
 
 /* Callbacks that waited for a batch to start on their CPU. */
 struct delay {
-	int flavour, cpu;
+	int flavour, cpu;	/* Tree RCU: cpu -1, the request's CPU in req_cpu */
+	int req_cpu;
 	unsigned long nr;	/* the batch that then started; 0: none did */
+	bool started;		/* one did (Tree RCU: gp_seq nr may be 0) */
 	u64 from, to;		/* waiting from, until */
 	unsigned long ncbs;	/* callbacks waiting (as traced) */
 	struct cause cause;
@@ -214,6 +221,7 @@ struct model {
 	struct vec pts;		/* struct pt_ev */
 	struct vec stalls;	/* struct stall_ev */
 	struct vec delays;	/* struct delay, found by explain.c */
+	struct vec gpreqs;	/* struct gp_req */
 	u64 first_ts, last_ts, nevents, nrcu_poll, lost;
 	bool tree;		/* Tree RCU's events: grace periods, not batches */
 	/* which events the trace has records of */

@@ -74,7 +74,7 @@ for sysname, names in SYSTEMS.items():
 # Tracepoint strings and functions, at made-up kernel addresses.
 STRINGS = {}
 for s in ['rcu_preempt', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
-          'StallDetected']:
+          'StallDetected', 'newreq']:
     STRINGS[s] = 0xffffffff82000000 + 0x40 * len(STRINGS)
 FUNCS = {fn: 0xffffffff81000000 + 0x100 * i for i, fn in enumerate(['cb_a', 'cb_b', 'cb_c', 'cb_d'])}
 
@@ -174,7 +174,14 @@ gp(2.003010, 0, -1191, 'fqsend', KTHREAD)
 gp(2.030, 0, -1191, 'end', KTHREAD)
 # 3. gp_seq -1187: CPU 1 passes its quiescent state at 3.001 (spinner,
 #    outside a reader) but its RCU_SOFTIRQ reports it only at 3.015.
+#    Before it, a grace period asked for at 2.6 (newreq) starts only at
+#    3.0: the kthread, woken onto CPU 1 at 2.6001, where spinner runs with
+#    interrupts off, gets CPU 1 only at 2.99999.
 switch(2.5, 1, 'swapper/1', 0, 'spinner', 300)
+gp(2.6, 0, -1188, 'newreq', 200)
+ev(2.6001, 0, 'sched_wakeup', 200, comm='rcu_preempt', pid=KTHREAD, prio=120, target_cpu=1)
+switch(2.99999, 1, 'spinner', 300, 'rcu_preempt', KTHREAD)
+switch(3.00002, 1, 'rcu_preempt', KTHREAD, 'spinner', 300)
 start(3.0, -1187)
 gp(3.000010, 0, -1187, 'cpuqs', 200)
 report(3.000012, 0, -1187, 1, 2, 200)

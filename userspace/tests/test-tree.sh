@@ -32,7 +32,7 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 78 events on 2 CPUs over 4.000 s, 0 lost; 48 Tree RCU grace-period events, 6 grace periods" \
+	"$SYN: 82 events on 2 CPUs over 4.000 s, 0 lost; 49 Tree RCU grace-period events, 6 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 expect_line "$OUT/synth.txt" \
 	"  rcu_preempt gp_seq -1175, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
@@ -58,6 +58,13 @@ expect_line "$OUT/synth.txt" \
 expect_line "$OUT/synth.txt" \
 	"    every CPU passed a quiescent state within 5.00 ms, but preempted readers held the grace period 50.0 ms longer: reader (pid 400), preempted in its reader on CPU 1 at 3.200000, left it at 3.250100" \
 	"a reader preempted on CPU 1 held the grace period after every CPU reported (not the one that left before)"
+expect_line "$OUT/synth.txt" \
+	"    no grace period started for 400.0 ms after one was asked for at 2.600000 (newreq, on CPU 0); rcu_preempt (pid 16) was woken at 2.600100 on CPU 1, where spinner (pid 300) ran; it ran at 2.999990 on CPU 1; no softirq ran on CPU 1 from 2.600000 to 3.000000: interrupts were probably off" \
+	"a grace period asked for and started 400 ms late: its kthread woken onto a CPU with interrupts off"
+"$R" report -f csv -t delays "$SYN" > "$OUT/delays.csv" || fail "report -t delays failed"
+expect_line "$OUT/delays.csv" \
+	"rcu_preempt,1,-1187,2.600000,3.000000,400000.0,0,300,spinner,\"no grace period started for 400.0 ms after one was asked for at 2.600000 (newreq, on CPU 0); rcu_preempt (pid 16) was woken at 2.600100 on CPU 1, where spinner (pid 300) ran; it ran at 2.999990 on CPU 1; no softirq ran on CPU 1 from 2.600000 to 3.000000: interrupts were probably off\"" \
+	"the late start in the delays table: the CPU the kthread waited on, the task there, the gp_seq that started"
 grep -qE '^  rcu_preempt +cb_d +1 +1 +70500\.0 ' "$OUT/synth.txt" && ok "callback latency per function (rcu_callback to rcu_invoke_callback)" ||
 	fail "no cb_d latency of 70500.0 us"
 grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1175 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
