@@ -93,14 +93,33 @@ prepare() {
 	apply_series
 }
 
+# The cover letter: format-patch's shortlog and diffstat under the subject
+# (first line) and text of patches/cover-letter.txt.  Not in the series.
+fill_cover_letter() {
+	local cl=$1 txt=$PATCHES/cover-letter.txt
+	[ -f "$txt" ] || die "no $txt: the cover letter's subject and text"
+	python3 - "$cl" "$txt" "$(gitk log -1 --format='%an <%ae>' HEAD)" <<'PY'
+import re
+import sys
+cl, txt = sys.argv[1], open(sys.argv[2]).read().split('\n', 1)
+s = open(cl).read()
+s = re.sub(r'(?m)^From: .*$', lambda _: 'From: ' + sys.argv[3], s, count=1)
+s = s.replace('*** SUBJECT HERE ***', txt[0].strip())
+s = s.replace('*** BLURB HERE ***', txt[1].strip('\n'))
+open(cl, 'w').write(s)
+PY
+}
+
 export_series() {
 	[ -d "$KSRC/.git" ] || die "no tree at $KSRC (make tree)"
 	[ -z "$(gitk status --porcelain --untracked-files=no)" ] ||
 		echo "tree.sh: warning: uncommitted changes in $KSRC are not exported" >&2
 	rm -f "$PATCHES"/*.patch
 	mkdir -p "$PATCHES"
-	gitk format-patch -q --zero-commit --no-signature -o "$PATCHES" pristine..HEAD
-	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null || true) > "$PATCHES/series.new"
+	gitk format-patch -q --zero-commit --no-signature --cover-letter -o "$PATCHES" pristine..HEAD
+	fill_cover_letter "$PATCHES/0000-cover-letter.patch"
+	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null | grep -vx '0000-cover-letter.patch' || true) \
+		> "$PATCHES/series.new"
 	{
 		echo "# Applied in this order with git am onto pristine linux-source-6.1."
 		echo "# Written by 'make export'; do not edit by hand."

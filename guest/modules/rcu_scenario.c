@@ -18,6 +18,11 @@
  *                               starves the CPU's softirqs (see below)
  *                               while it queues RATE callbacks/s there
  *   sync         "CPU MS"       synchronize_rcu() every 10 ms for MS ms
+ *   idle_call    "CPU"          call_rcu() once from CPU's idle task with
+ *                               interrupts off (a probe on the cpu_idle
+ *                               tracepoint), and wait up to 5 s for the
+ *                               callback; stats: idle_* (see below);
+ *                               rcu_poll only
  *   barrier      "1"            rcu_barrier()
  *   stats        (read)         callbacks queued, invoked, pending
  *
@@ -41,6 +46,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
@@ -424,6 +430,128 @@ static ssize_t scen_sync_write(struct file *file, const char __user *ubuf, size_
 	return scen_thread_write(ubuf, count, scen_sync_fn, "rcupoll_sync", false, false);
 }
 
+/* --- idle_call ---------------------------------------------------------- */
+
+/*
+ * call_rcu() from the idle task with interrupts off, as a BPF program on
+ * the cpu_idle tracepoint may do: the idle loop may have stopped the
+ * tick already.  A probe on cpu_idle (idle entry, on the chosen CPU)
+ * queues one callback; a probe on x86's irq_work_entry notes whether an
+ * irq_work ran on that CPU between the queueing and the callback (how
+ * rcu_poll gets its softirq raised from there), and one on rcu_poll's
+ * rcu_poll_call_rcu whether the callback was the first on its CPU with
+ * no batch in flight (only then does the CPU's tick not already have
+ * work to do).  One at a time; the rcu_head is static, so a callback not
+ * invoked yet refuses another.  rcu_poll only (the tracepoints).
+ */
+#define IDLE_EXIT	((unsigned int)-1)	/* cpu_idle's PWR_EVENT_EXIT */
+#define IDLE_OFF	0
+#define IDLE_ARMED	1
+#define IDLE_QUEUED	2
+#define IDLE_DONE	3
+
+static DEFINE_MUTEX(idle_mutex);
+static struct rcu_head idle_head;
+static atomic_t idle_state = ATOMIC_INIT(IDLE_OFF);
+static int idle_call_cpu = -1;
+static u64 idle_queued_ns, idle_irq_work_ns, idle_invoked_ns;
+static int idle_first = -1;
+static DECLARE_COMPLETION(idle_done);
+static struct tracepoint *idle_tp, *irq_work_tp, *call_tp;
+
+static void idle_cb(struct rcu_head *rhp)
+{
+	WRITE_ONCE(idle_invoked_ns, ktime_get_mono_fast_ns());
+	atomic_set(&idle_state, IDLE_DONE);
+	complete(&idle_done);
+}
+
+static void idle_probe(void *data, unsigned int state, unsigned int cpu)
+{
+	if (state == IDLE_EXIT || cpu != READ_ONCE(idle_call_cpu) ||
+	    atomic_cmpxchg(&idle_state, IDLE_ARMED, IDLE_QUEUED) != IDLE_ARMED)
+		return;
+	WRITE_ONCE(idle_queued_ns, ktime_get_mono_fast_ns());
+	call_rcu(&idle_head, idle_cb);
+}
+
+static void irq_work_probe(void *data, int vector)
+{
+	if (smp_processor_id() == READ_ONCE(idle_call_cpu) &&
+	    atomic_read(&idle_state) == IDLE_QUEUED && !READ_ONCE(idle_irq_work_ns))
+		WRITE_ONCE(idle_irq_work_ns, ktime_get_mono_fast_ns());
+}
+
+static void call_probe(void *data, const char *flavour, int cpu, struct rcu_head *rhp,
+		       long nxt, long cur, unsigned long batch)
+{
+	if (rhp == &idle_head)
+		WRITE_ONCE(idle_first, nxt == 1 && !batch);
+}
+
+static void idle_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "cpu_idle"))
+		idle_tp = tp;
+	else if (!strcmp(tp->name, "irq_work_entry"))
+		irq_work_tp = tp;
+	else if (!strcmp(tp->name, "rcu_poll_call_rcu"))
+		call_tp = tp;
+}
+
+static int idle_call(unsigned long cpu)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(idle_find_tp, NULL);
+	if (!idle_tp || !irq_work_tp || !call_tp)
+		return -ENODEV;	/* no cpu_idle, irq_work_entry or rcu_poll_call_rcu */
+	if (atomic_read(&idle_state) == IDLE_QUEUED)
+		return -EBUSY;	/* the last callback is still waiting */
+	WRITE_ONCE(idle_queued_ns, 0);
+	WRITE_ONCE(idle_irq_work_ns, 0);
+	WRITE_ONCE(idle_invoked_ns, 0);
+	WRITE_ONCE(idle_first, -1);
+	reinit_completion(&idle_done);
+	WRITE_ONCE(idle_call_cpu, cpu);
+	ret = tracepoint_probe_register(call_tp, call_probe, NULL);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register(irq_work_tp, irq_work_probe, NULL);
+	if (ret)
+		goto out_call;
+	ret = tracepoint_probe_register(idle_tp, idle_probe, NULL);
+	if (ret)
+		goto out_irq_work;
+	atomic_set(&idle_state, IDLE_ARMED);
+	wait_for_completion_timeout(&idle_done, 5 * HZ);
+	/* Not queued (the CPU never went idle): disarm. */
+	atomic_cmpxchg(&idle_state, IDLE_ARMED, IDLE_OFF);
+	tracepoint_probe_unregister(idle_tp, idle_probe, NULL);
+out_irq_work:
+	tracepoint_probe_unregister(irq_work_tp, irq_work_probe, NULL);
+out_call:
+	tracepoint_probe_unregister(call_tp, call_probe, NULL);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+static ssize_t scen_idle_call_write(struct file *file, const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	unsigned long cpu;
+	int ret = scen_parse(ubuf, count, &cpu, 1);
+
+	if (ret)
+		return ret;
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	mutex_lock(&idle_mutex);
+	ret = idle_call(cpu);
+	mutex_unlock(&idle_mutex);
+	return ret ? ret : count;
+}
+
 /* --- barrier, stats ---------------------------------------------------- */
 
 static ssize_t scen_barrier_write(struct file *file, const char __user *ubuf, size_t count,
@@ -444,9 +572,19 @@ static int scen_stats_show(struct seq_file *m, void *v)
 {
 	long q = atomic_long_read(&n_queued), i = atomic_long_read(&n_invoked);
 
+	u64 qd = READ_ONCE(idle_queued_ns), iw = READ_ONCE(idle_irq_work_ns);
+	u64 inv = READ_ONCE(idle_invoked_ns);
+
 	seq_printf(m, "queued=%ld invoked=%ld pending=%ld alloc_failed=%ld threads=%d syncs=%ld\n",
 		   q, i, q - i, atomic_long_read(&n_alloc_failed), atomic_read(&n_threads),
 		   atomic_long_read(&n_syncs));
+	/*
+	 * idle_call: queued, the first callback with no batch in flight
+	 * (-1: not seen), an irq_work ran before the callback, invoked.
+	 */
+	seq_printf(m, "idle_queued=%d idle_first=%d idle_irq_work=%d idle_invoked=%d idle_gp_us=%llu\n",
+		   !!qd, READ_ONCE(idle_first), iw && (!inv || iw <= inv), !!inv,
+		   qd && inv ? div_u64(inv - qd, 1000) : 0);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(scen_stats);
@@ -466,6 +604,7 @@ SCEN_FOPS(preempt_reader_fops, scen_preempt_reader_write);
 SCEN_FOPS(flood_fops, scen_flood_write);
 SCEN_FOPS(fifo_hog_fops, scen_fifo_hog_write);
 SCEN_FOPS(sync_fops, scen_sync_write);
+SCEN_FOPS(idle_call_fops, scen_idle_call_write);
 SCEN_FOPS(barrier_fops, scen_barrier_write);
 
 static int __init rcu_scenario_init(void)
@@ -480,6 +619,7 @@ static int __init rcu_scenario_init(void)
 	debugfs_create_file("flood", 0200, scen_dir, NULL, &flood_fops);
 	debugfs_create_file("fifo_hog", 0200, scen_dir, NULL, &fifo_hog_fops);
 	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
+	debugfs_create_file("idle_call", 0200, scen_dir, NULL, &idle_call_fops);
 	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);
 	debugfs_create_file("stats", 0400, scen_dir, NULL, &scen_stats_fops);
 	return 0;
