@@ -35,7 +35,7 @@ GUEST_FILES := guest/harness/init guest/harness/run-guest-tests guest/harness/ba
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture torture-matrix export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture torture-matrix static export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -151,6 +151,12 @@ SCENARIOS ?=
 SMOKE ?= 0
 torture-matrix: tree userspace
 	@OUT=$(BUILD)/torture-matrix SMOKE=$(SMOKE) BUILD=$(BUILD) guest/harness/torture-matrix.sh $(SCENARIOS)
+
+# sparse and coccinelle on kernel/rcu/: none in rcu_poll's files; the
+# upstream files' reports are the baseline (build/static/).
+static:
+	@for v in $(VARIANTS); do $(MAKE) --no-print-directory kernel VARIANT=$$v || exit 1; done
+	@OUT=$(BUILD)/static OBJ_POLL=$(call obj,poll) OBJ_TREE=$(call obj,tree) guest/harness/static.sh
 
 # Write the extracted tree's commits (since the pristine tag) to patches/.
 export:
