@@ -40,7 +40,8 @@ void usage_report(FILE *f)
 		"Explain the rcu_poll batches of a trace.dat (from rcupoll record or flight, or\n"
 		"trace-cmd record -e rcu_poll -e sched -e irq): why each slow batch and each\n"
 		"batch still in flight took long, callbacks that waited for a batch to start,\n"
-		"callback latency by function, callbacks still waiting, stall warnings.\n"
+		"callback latency by function, callbacks still waiting, stall warnings,\n"
+		"rcu_barrier() calls, callback invocation passes per CPU.\n"
 		"\n"
 		"  -s, --slow=MS       a batch is slow above MS milliseconds (default 5)\n"
 		"  -n, --top=N         list the N slowest batches (default 5)\n"
@@ -49,8 +50,8 @@ void usage_report(FILE *f)
 		"  -f, --format=FMT    text (default), csv or json (JSON lines: one object per\n"
 		"                      row, with a \"table\" key)\n"
 		"  -t, --table=NAME    only this table: trace, summary, batches, delays, slowest,\n"
-		"                      callbacks, waiting, stalls, cpus (--batch); csv prints one\n"
-		"                      table (default batches)\n"
+		"                      callbacks, waiting, stalls, barriers, passes, cpus\n"
+		"                      (--batch); csv prints one table (default batches)\n"
 		"  -B, --buffer=NAME   read this buffer of the file (default: the one with rcu_poll\n"
 		"                      events; \"top\" for the top one)\n"
 		"  -h, --help          this help\n"
@@ -73,7 +74,7 @@ static const struct option report_long[] = {
 
 static const char *const table_names[] = {
 	"trace", "summary", "batches", "delays", "slowest", "callbacks", "waiting", "stalls",
-	"cpus", NULL,
+	"barriers", "passes", "cpus", NULL,
 };
 
 static bool want(struct opts *o, const char *table)
@@ -575,6 +576,75 @@ static void table_stalls(struct model *m, struct opts *o)
 	table_end(&t);
 }
 
+/* rcu_barrier() calls: who, how long, how many callbacks it waited for. */
+static void table_barriers(struct model *m, struct opts *o)
+{
+	static const struct col cols[] = {
+		{ "flavour", COL_STR, -18, NULL }, { "begin_s", COL_TS, 16, "begin" },
+		{ "end_s", COL_TS, 16, "end" }, { "duration_us", COL_US, 12, "us" },
+		{ "callbacks", COL_INT, 9, NULL }, { "early_exit", COL_INT, 10, NULL },
+		{ "cpu", COL_INT, 4, NULL }, { "pid", COL_INT, 6, NULL },
+	};
+	struct table t = TABLE("barriers",
+			       "rcu_barrier() calls (rcu_barrier: callbacks are the barrier's own, one per CPU with callbacks)",
+			       cols);
+	size_t i;
+
+	table_begin(&t, o->fmt);
+	for (i = 0; i < m->barriers.n; i++) {
+		struct barrier_ev *b = VEC_AT(&m->barriers, struct barrier_ev, i);
+
+		table_row(&t, m->flv[b->flavour].name, b->begin, b->end,
+			  b->end ? US(b->end - b->begin) : NAN, I(b->ncb), I(b->early), I(b->cpu),
+			  I(b->pid));
+	}
+	table_end(&t);
+}
+
+/*
+ * Callback invocation passes (rcu_batch_start/end), per flavour and CPU:
+ * how many, how many callbacks, the longest pass and the largest.
+ */
+static void table_passes(struct model *m, struct opts *o)
+{
+	static const struct col cols[] = {
+		{ "flavour", COL_STR, -18, NULL }, { "cpu", COL_INT, 4, NULL },
+		{ "passes", COL_INT, 7, NULL }, { "callbacks", COL_INT, 10, NULL },
+		{ "max_callbacks", COL_INT, 13, "max cbs" }, { "max_us", COL_US, 10, "max us" },
+		{ "max_at_s", COL_TS, 16, "longest at" },
+	};
+	struct table t = TABLE("passes",
+			       "callback invocation passes (rcu_batch_start/end), per CPU", cols);
+	int f, cpu;
+	size_t i;
+
+	table_begin(&t, o->fmt);
+	for (f = 0; f < m->nflv; f++) {
+		for (cpu = 0; cpu < m->ncpus; cpu++) {
+			long n = 0, cbs = 0, maxcb = 0;
+			u64 maxd = 0, at = 0;
+
+			for (i = 0; i < m->passes.n; i++) {
+				struct pass_ev *p = VEC_AT(&m->passes, struct pass_ev, i);
+
+				if (p->flavour != f || p->cpu != cpu || p->invoked < 0)
+					continue;
+				n++;
+				cbs += p->invoked;
+				if (p->invoked > maxcb)
+					maxcb = p->invoked;
+				if (!at || p->end - p->start > maxd) {
+					maxd = p->end - p->start;
+					at = p->start;
+				}
+			}
+			if (n)
+				table_row(&t, m->flv[f].name, I(cpu), I(n), I(cbs), I(maxcb), US(maxd), at);
+		}
+	}
+	table_end(&t);
+}
+
 /* --- one batch, CPU by CPU ----------------------------------------------- */
 
 static const char *qs_src_word(enum qs_src s)
@@ -865,6 +935,10 @@ static void report_all(struct model *m, struct opts *o)
 		table_waiting(m, o);
 	if (want(o, "stalls"))
 		table_stalls(m, o);
+	if (want(o, "barriers"))
+		table_barriers(m, o);
+	if (want(o, "passes"))
+		table_passes(m, o);
 }
 
 static void parse_report(int argc, char **argv, struct opts *o)

@@ -179,6 +179,8 @@ enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_SIRQ_RAISE, EV_SIRQ_ENTRY, EV_SIRQ_EXIT,
 	EV_START, EV_QS, EV_END, EV_KICK, EV_CALL, EV_INVOKE, EV_STALL,
 	EV_HOLDOUT, EV_CPU_QS, EV_PREEMPT_TASK,
+	/* upstream's events that rcu_poll emits too */
+	EV_BARRIER, EV_BSTART, EV_BEND,
 	/* Tree RCU (include/trace/events/rcu.h, CONFIG_TREE_RCU) */
 	EV_T_GP, EV_T_INIT, EV_T_REPORT, EV_T_FQS, EV_T_STALL, EV_T_CALL, EV_T_INVOKE,
 	EV_T_PTASK, EV_T_UNLOCK,
@@ -212,6 +214,9 @@ static const struct {
 	[EV_CPU_QS] = { "rcu_poll", "rcu_poll_cpu_qs", { "how", "qs" } },
 	[EV_PREEMPT_TASK] = { "rcu_poll", "rcu_poll_preempt_task",
 			      { "pid", "comm", "how", "cntr_cpu" } },
+	[EV_BARRIER] = { "rcu", "rcu_barrier", { "rcuname", "s", "cpu", "cnt", "done" } },
+	[EV_BSTART] = { "rcu", "rcu_batch_start", { "rcuname", "qlen", "blimit" } },
+	[EV_BEND] = { "rcu", "rcu_batch_end", { "rcuname", "callbacks_invoked" } },
 	[EV_T_GP] = { "rcu", "rcu_grace_period", { "rcuname", "gp_seq", "gpevent" } },
 	[EV_T_INIT] = { "rcu", "rcu_grace_period_init",
 			{ "rcuname", "gp_seq", "level", "grplo", "grphi", "qsmask" } },
@@ -655,6 +660,76 @@ static void on_preempt_task(struct loader *l, struct evinfo *e, struct tep_recor
 	l->m->has_preempt_task = true;
 }
 
+/* --- rcu_barrier(), callback invocation passes (both RCUs) --------------- */
+
+/*
+ * rcu_barrier: the caller traces "Begin" and then "EarlyExit" or "End";
+ * the barrier's callbacks trace "CB" or "LastCB" as they run.  Callers
+ * are serialized by a mutex, but each traces "Begin" before taking it:
+ * pair the caller's events by pid, and give each callback to the
+ * earliest barrier still open.
+ */
+static void on_barrier(struct loader *l, struct evinfo *e, struct tep_record *r)
+{
+	struct model *m = l->m;
+	int flavour = flavour_of(l, e, r), pid = tep_data_pid(m->tep, r);
+	const char *what = fstr(l, e->f[1], r);
+	struct barrier_ev *b;
+	size_t i;
+
+	if (!strcmp(what, "Begin")) {
+		b = vec_push(&m->barriers);
+		b->flavour = flavour;
+		b->begin = r->ts;
+		b->pid = pid;
+		b->cpu = r->cpu;
+		return;
+	}
+	for (i = 0; i < m->barriers.n; i++) {
+		b = VEC_AT(&m->barriers, struct barrier_ev, i);
+		if (b->flavour != flavour || b->end)
+			continue;
+		if (!strcmp(what, "CB") || !strcmp(what, "LastCB")) {
+			b->ncb++;
+			return;
+		}
+		if (b->pid == pid && (!strcmp(what, "End") || !strcmp(what, "EarlyExit"))) {
+			b->end = r->ts;
+			b->early = what[0] == 'E' && what[1] == 'a';
+			return;
+		}
+	}
+}
+
+/* rcu_batch_start/end: one pass of callback invocation on a CPU. */
+static void on_batch(struct loader *l, struct evinfo *e, struct tep_record *r, bool start)
+{
+	struct model *m = l->m;
+	int flavour = flavour_of(l, e, r);
+	struct pass_ev *p;
+	size_t i;
+
+	if (start) {
+		p = vec_push(&m->passes);
+		p->flavour = flavour;
+		p->cpu = r->cpu;
+		p->start = r->ts;
+		p->qlen = fnum(e->f[1], r);
+		p->invoked = -1;
+		return;
+	}
+	for (i = m->passes.n; i-- > 0;) {
+		p = VEC_AT(&m->passes, struct pass_ev, i);
+		if (p->cpu == r->cpu && p->flavour == flavour) {
+			if (p->invoked < 0) {
+				p->end = r->ts;
+				p->invoked = fnum(e->f[1], r);
+			}
+			return;
+		}
+	}
+}
+
 /* --- Tree RCU ------------------------------------------------------------ */
 
 /*
@@ -984,6 +1059,9 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	case EV_HOLDOUT: on_stall(l, &l->e[k], r, true); break;
 	case EV_CPU_QS: on_cpu_qs(l, &l->e[k], r); break;
 	case EV_PREEMPT_TASK: on_preempt_task(l, &l->e[k], r); break;
+	case EV_BARRIER: on_barrier(l, &l->e[k], r); break;
+	case EV_BSTART: on_batch(l, &l->e[k], r, true); break;
+	case EV_BEND: on_batch(l, &l->e[k], r, false); break;
 	case EV_T_GP: tree_gp(l, &l->e[k], r); break;
 	case EV_T_INIT: tree_init(l, &l->e[k], r); break;
 	case EV_T_REPORT: tree_report(l, &l->e[k], r); break;
@@ -1092,6 +1170,8 @@ static struct model *model_new(const char *file, const char *buffer, u64 slow_ns
 	m->stalls.size = sizeof(struct stall_ev);
 	m->delays.size = sizeof(struct delay);
 	m->gpreqs.size = sizeof(struct gp_req);
+	m->barriers.size = sizeof(struct barrier_ev);
+	m->passes.size = sizeof(struct pass_ev);
 	return m;
 }
 
@@ -1195,6 +1275,8 @@ void model_free(struct model *m)
 	vec_free(&m->stalls);
 	vec_free(&m->delays);
 	vec_free(&m->gpreqs);
+	vec_free(&m->barriers);
+	vec_free(&m->passes);
 	for (i = 0; i < m->strings->cap; i++)
 		free(m->strings->slot[i]);
 	free(m->strings->slot);

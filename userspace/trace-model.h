@@ -163,6 +163,19 @@ struct gp_req {			/* Tree RCU: rcu_grace_period "newreq" */
 	int flavour, cpu;
 };
 
+struct barrier_ev {		/* one rcu_barrier() call */
+	int flavour, pid, cpu;
+	u64 begin, end;		/* end 0: not ended in the trace */
+	unsigned long ncb;	/* its callbacks that ran ("CB", "LastCB") */
+	bool early;		/* "EarlyExit": another call did the work */
+};
+
+struct pass_ev {		/* rcu_batch_start/end: an invocation pass */
+	int flavour, cpu;
+	u64 start, end;
+	long qlen, invoked;	/* invoked -1: no end in the trace */
+};
+
 struct pt_ev {			/* rcu_poll_preempt_task */
 	u64 ts;
 	int pid, cntr_cpu, cpu;
@@ -222,6 +235,8 @@ struct model {
 	struct vec stalls;	/* struct stall_ev */
 	struct vec delays;	/* struct delay, found by explain.c */
 	struct vec gpreqs;	/* struct gp_req */
+	struct vec barriers;	/* struct barrier_ev */
+	struct vec passes;	/* struct pass_ev */
 	u64 first_ts, last_ts, nevents, nrcu_poll, lost;
 	bool tree;		/* Tree RCU's events: grace periods, not batches */
 	/* which events the trace has records of */

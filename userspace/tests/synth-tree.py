@@ -49,6 +49,9 @@ RCU_EVENTS = {
                          '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
     'rcu_unlock_preempted_task': (9109, NAME + f('long gp_seq', 16, 8, 1) + f('int pid', 24, 4, 1),
                                   '"%s %ld %d", REC->rcuname, REC->gp_seq, REC->pid'),
+    'rcu_barrier': (9110, NAME + f('const char * s', 16, 8, 0) + f('int cpu', 24, 4, 1) +
+                    f('int cnt', 28, 4, 1) + f('unsigned long done', 32, 8, 0),
+                    '"%s %s cpu %d remaining %d # %lu", REC->rcuname, REC->s, REC->cpu, REC->cnt, REC->done'),
     'rcu_invoke_callback': (9107, NAME + f('void * rhp', 16, 8, 0) + f('void * func', 24, 8, 0),
                             '"%s rhp=%p func=%ps", REC->rcuname, REC->rhp, REC->func'),
 }
@@ -74,7 +77,7 @@ for sysname, names in SYSTEMS.items():
 # Tracepoint strings and functions, at made-up kernel addresses.
 STRINGS = {}
 for s in ['rcu_preempt', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
-          'StallDetected', 'newreq']:
+          'StallDetected', 'newreq', 'Begin', 'IRQ', 'CB', 'LastCB', 'End', 'EarlyExit']:
     STRINGS[s] = 0xffffffff82000000 + 0x40 * len(STRINGS)
 FUNCS = {fn: 0xffffffff81000000 + 0x100 * i for i, fn in enumerate(['cb_a', 'cb_b', 'cb_c', 'cb_d'])}
 
@@ -161,6 +164,20 @@ switch(1.020001, 1, 'spinner', 300, 'hog', 301)
 report(1.020050, 1, -1195, 2, 0, 301)
 gp(1.020100, 0, -1195, 'end', KTHREAD)
 invoke(1.0205, 0, 0x4000, 'cb_d', 200)
+# rcu_barrier(): worker (CPU 0) from 1.1 waits 30 ms for its two
+# callbacks (one per CPU); spinner (CPU 1) calls it at 1.11 and exits
+# early at 1.130005, when worker's call is done.
+def barrier(t, cpu, what, pid, cnt=0):
+    ev(t, cpu, 'rcu_barrier', pid, rcuname='rcu_preempt', s=what, cpu=-1, cnt=cnt, done=4)
+
+
+barrier(1.1, 0, 'Begin', 200)
+barrier(1.1001, 0, 'IRQ', 200, 2)
+barrier(1.11, 1, 'Begin', 300)
+barrier(1.12, 0, 'CB', 200, 1)
+barrier(1.129, 1, 'LastCB', 300)
+barrier(1.13, 0, 'End', 200)
+barrier(1.130005, 1, 'EarlyExit', 300)
 # 2. gp_seq -1191: CPU 1 idle, reported by an FQS scan (dti) at 2.003;
 #    the kthread ends the grace period only 27 ms later.
 switch(1.5, 1, 'hog', 301, 'swapper/1', 0)

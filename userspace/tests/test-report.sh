@@ -83,7 +83,7 @@ open(sys.argv[3], 'wb').write(d.replace(old, b'xx_cpu=%d how=%s'))
 EOF
 for f in "$FIX" "$EVIL"; do
 	"$R" report -f json "$f" > "$OUT/all.json" || fail "json report of $f failed"
-	for t in trace summary batches delays slowest callbacks waiting stalls; do
+	for t in trace summary batches delays slowest callbacks waiting stalls barriers passes; do
 		"$R" report -f csv -t $t "$f" > "$OUT/$t.csv" || fail "csv table $t of $f failed"
 	done
 	python3 - "$OUT" "$f" <<'EOF' || fail "json/csv of $f do not parse or have varying columns"
@@ -95,14 +95,15 @@ for n, line in enumerate(open(out + '/all.json', encoding='utf-8'), 1):
     k = tuple(o.keys())
     if keys.setdefault(o['table'], k) != k:
         sys.exit('json line %d: keys %s differ from %s' % (n, k, keys[o['table']]))
-for t in ('trace', 'summary', 'batches', 'delays', 'slowest', 'callbacks', 'waiting', 'stalls'):
+for t in ('trace', 'summary', 'batches', 'delays', 'slowest', 'callbacks', 'waiting', 'stalls',
+          'barriers', 'passes'):
     rows = list(csv.reader(open('%s/%s.csv' % (out, t), encoding='utf-8', newline='')))
     if not rows:
         sys.exit('csv table %s: no header' % t)
     bad = [r for r in rows if len(r) != len(rows[0])]
     if bad:
         sys.exit('csv table %s: %d rows with a column count other than the header\'s %d' % (t, len(bad), len(rows[0])))
-    if 'json' and t not in keys and t not in ('delays', 'stalls'):
+    if 'json' and t not in keys and t not in ('delays', 'stalls', 'barriers'):
         sys.exit('json has no table %s' % t)
     if t in keys and list(keys[t][1:]) != rows[0]:
         sys.exit('table %s: json keys %s, csv header %s' % (t, keys[t][1:], rows[0]))
@@ -119,6 +120,16 @@ if 'evil' in f:
 print('parsed: json tables', sorted(keys))
 EOF
 done
+# Invocation passes (rcu_batch_start/end) per CPU, against trace-cmd's
+# own reading of the fixture: passes and callbacks invoked per CPU.
+"$R" report -f csv -t passes "$FIX" | awk -F, 'NR > 1 { print $2, $3, $4 }' > "$OUT/passes.got"
+trace-cmd report -i "$FIX" 2>/dev/null | awk '/ rcu_batch_end: / {
+	cpu = $0; sub(/^.*\[0*/, "", cpu); sub(/\].*$/, "", cpu); cpu += 0
+	n[cpu]++; x = $0; sub(/^.*CBs-invoked=/, "", x); c[cpu] += x + 0 }
+	END { for (i in n) print i, n[i], c[i] }' | sort -n > "$OUT/passes.want"
+[ -s "$OUT/passes.want" ] && cmp -s "$OUT/passes.got" "$OUT/passes.want" &&
+	ok "passes: per CPU as trace-cmd counts them ($(tr '\n' ';' < "$OUT/passes.want"))" ||
+	fail "passes: $(tr '\n' ';' < "$OUT/passes.got") against trace-cmd's $(tr '\n' ';' < "$OUT/passes.want")"
 "$R" report "$EVIL" > "$OUT/evil.txt" || fail "text report with a hostile comm failed"
 grep -qF 'CPU 1 passed no quiescent state for 1590.0 ms: h"o,l\x0ad'$'\xc3\xa9''\xff\x01/1\\ (pid 628) ran there' "$OUT/evil.txt" &&
 	ok "text shows the hostile comm escaped on one line" || { grep -a 'pid 628' "$OUT/evil.txt"; fail "text output of a hostile comm"; }

@@ -32,7 +32,7 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 82 events on 2 CPUs over 4.000 s, 0 lost; 49 Tree RCU grace-period events, 6 grace periods" \
+	"$SYN: 89 events on 2 CPUs over 4.000 s, 0 lost; 49 Tree RCU grace-period events, 6 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 expect_line "$OUT/synth.txt" \
 	"  rcu_preempt gp_seq -1175, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
@@ -70,6 +70,22 @@ grep -qE '^  rcu_preempt +cb_d +1 +1 +70500\.0 ' "$OUT/synth.txt" && ok "callbac
 grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1175 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
 	ok "the stall warning tied to the grace period in flight and CPU 1" ||
 	fail "no stall warning row for gp_seq -1175, 400 ms, holdouts 1"
+
+# Invocation passes on the guest fixture, against trace-cmd's reading.
+"$R" report -f csv -t passes "$T/tree-hold.dat" | awk -F, 'NR > 1 { print $2, $3, $4 }' > "$OUT/passes.got"
+trace-cmd report -i "$T/tree-hold.dat" 2>/dev/null | awk '/ rcu_batch_end: / {
+	cpu = $0; sub(/^.*\[0*/, "", cpu); sub(/\].*$/, "", cpu); cpu += 0
+	n[cpu]++; x = $0; sub(/^.*CBs-invoked=/, "", x); c[cpu] += x + 0 }
+	END { for (i in n) print i, n[i], c[i] }' | sort -n > "$OUT/passes.want"
+[ -s "$OUT/passes.want" ] && cmp -s "$OUT/passes.got" "$OUT/passes.want" &&
+	ok "tree-hold.dat passes: per CPU as trace-cmd counts them ($(tr '\n' ';' < "$OUT/passes.want"))" ||
+	fail "tree-hold.dat passes: $(tr '\n' ';' < "$OUT/passes.got") against trace-cmd's $(tr '\n' ';' < "$OUT/passes.want")"
+# rcu_barrier(): the synthetic trace's two calls, one early exit.
+"$R" report -f csv -t barriers "$SYN" > "$OUT/barriers.csv" || fail "report -t barriers failed"
+expect_line "$OUT/barriers.csv" "rcu_preempt,1.100000,1.130000,30000.0,2,0,0,200" \
+	"rcu_barrier(): the call that waited for its 2 callbacks (CB, LastCB), 30 ms"
+expect_line "$OUT/barriers.csv" "rcu_preempt,1.110000,1.130005,20005.0,0,1,1,300" \
+	"rcu_barrier(): a concurrent call that exited early"
 
 "$R" report --batch -1195 "$SYN" > "$OUT/b.txt" || fail "report --batch -1195 failed"
 cat "$OUT/b.txt"
