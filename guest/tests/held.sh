@@ -51,8 +51,25 @@ $R record -o /tmp/held.dat -- sh -c "
 	echo '0 4500' > $S/sync
 	sleep 0.5
 	echo '1 3000' > $S/$file
-	sleep 3.5" > /tmp/rec.txt 2>&1 || { cat /tmp/rec.txt; fail "rcupoll record failed"; }
+	sleep 3.5
+	echo 1 > $S/barrier" > /tmp/rec.txt 2>&1 || { cat /tmp/rec.txt; fail "rcupoll record failed"; }
 cat /tmp/rec.txt
+# rcu_barrier() calls and invocation passes as trace-cmd reads them.
+if [ "$mode" = hold ]; then
+	trace-cmd report -i /tmp/held.dat 2> /dev/null > /tmp/held.tc
+	nb=$(grep -cE ' rcu_barrier: +[a-z_]+ Begin ' /tmp/held.tc)
+	ncb=$(grep -cE ' rcu_barrier: +[a-z_]+ (CB|LastCB) ' /tmp/held.tc)
+	npass=$(grep -c ' rcu_batch_end: ' /tmp/held.tc)
+	$R report -f csv -t barriers /tmp/held.dat > /tmp/barriers.csv || fail "report -t barriers failed"
+	$R report -f csv -t passes /tmp/held.dat > /tmp/passes.csv || fail "report -t passes failed"
+	got=$(awk -F, 'NR > 1 { n++; c += $5 } END { print n + 0, c + 0 }' /tmp/barriers.csv)
+	[ "$nb" -ge 1 ] && [ "$got" = "$nb $ncb" ] ||
+		fail "barriers: report says (calls, callbacks) $got, trace-cmd $nb $ncb"
+	echo "ok: $nb rcu_barrier() call(s), $ncb barrier callback(s), as trace-cmd counts them"
+	got=$(awk -F, 'NR > 1 { n += $3 } END { print n + 0 }' /tmp/passes.csv)
+	[ "$got" = "$npass" ] || fail "passes: report says $got, trace-cmd $npass rcu_batch_end"
+	echo "ok: $npass callback invocation passes, as trace-cmd counts them"
+fi
 cp /tmp/held.dat "/host/out/held$sfx-$variant.dat" || fail "copy to /host/out failed"
 $R report /tmp/held.dat > /tmp/held.txt || fail "rcupoll report failed"
 cat /tmp/held.txt
