@@ -775,6 +775,48 @@ static void kthread_words(struct model *m, int flavour, struct cause *k)
 }
 
 /*
+ * Tree RCU: the kthread waited on CPU k->cpu, but another CPU ran one
+ * task for most of that wait with interrupts probably off.  A task on
+ * the kthread's CPU that sends that CPU an IPI (a TLB shootdown,
+ * smp_call_function() with wait) spins with preemption off until the
+ * IPI is taken, so the kthread waits exactly as long: name that CPU and
+ * its task too, since it is the likelier culprit.
+ */
+static void kthread_also(struct model *m, struct cause *k)
+{
+	int c;
+
+	for (c = 0; c < m->ncpus; c++) {
+		struct sw_ev *next;
+		struct cause o;
+		u64 from, run;
+
+		if (c == k->cpu)
+			continue;
+		memset(&o, 0, sizeof(o));
+		longest_task(m, c, k->from, k->to, &o.pid, &o.comm, &o.since);
+		if (o.pid <= 0)
+			continue;
+		/* How long it ran in the window without a switch. */
+		from = o.since > k->from ? o.since : k->from;
+		next = tl_switch_after(&m->cpus[c], from);
+		run = (next && next->ts < k->to ? next->ts : k->to) - from;
+		o.from = from;
+		o.to = from + run;
+		if (run <= m->slow_ns || 2 * run < k->wait)
+			continue;
+		irq_evidence(m, &o, c);
+		if (o.irq != 0)
+			continue;
+		add(k->text, sizeof(k->text), "; CPU %d ran ", c);
+		task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
+		add(k->text, sizeof(k->text), " without a context switch for %.1f ms meanwhile", MS(run));
+		irq_words(k->text, sizeof(k->text), &o, c);
+		add(k->text, sizeof(k->text), " (a task that sends CPU %d an IPI waits as long)", c);
+	}
+}
+
+/*
  * Tree RCU (preemptible): tasks preempted inside a reader before the last
  * CPU report, and still inside it after, kept the rcu_node tree from
  * reporting (gp_tasks).  If that is the longest wait, say which tasks.
@@ -920,6 +962,13 @@ static void explain_tree(struct model *m, struct gp *g, int cpu, u64 last_qs, u6
 	if (g->tasks)
 		add(k->text, sizeof(k->text), "; preempted readers blocked it (gp_tasks)");
 	kthread_words(m, g->flavour, k);
+	if (k->cpu < 0)
+		return;
+	irq_evidence(m, k, k->cpu);
+	if (k->irq != 1)
+		irq_words(k->text, sizeof(k->text), k, k->cpu);
+	kthread_also(m, k);
+	lost_words(k->text, sizeof(k->text), m, k, k->cpu);
 }
 
 /* Why @g took as long as it did (whether or not it counts as slow). */
@@ -1112,6 +1161,7 @@ static void explain_tree_delay(struct model *m, struct delay *d)
 	d->cpu = k->cpu;
 	irq_evidence(m, k, k->cpu);
 	irq_words(k->text, sizeof(k->text), k, k->cpu);
+	kthread_also(m, k);
 	lost_words(k->text, sizeof(k->text), m, k, k->cpu);
 }
 

@@ -197,6 +197,8 @@ gp(2.030, 0, -1191, 'end', KTHREAD)
 switch(2.5, 1, 'swapper/1', 0, 'spinner', 300)
 gp(2.6, 0, -1188, 'newreq', 200)
 ev(2.6001, 0, 'sched_wakeup', 200, comm='rcu_preempt', pid=KTHREAD, prio=120, target_cpu=1)
+for i in range(1, 8):  # CPU 0's interrupts are on: softirqs every 50 ms
+    sirq(2.6 + 0.05 * i, 0, 1, 200)
 switch(2.99999, 1, 'spinner', 300, 'rcu_preempt', KTHREAD)
 switch(3.00002, 1, 'rcu_preempt', KTHREAD, 'spinner', 300)
 start(3.0, -1187)
@@ -242,14 +244,32 @@ sirq(3.6999, 1, 1, 300)
 gp(3.7, 1, -1179, 'cpuqs', 300)
 report(3.700010, 1, -1179, 2, 0, 300)
 gp(3.700020, 0, -1179, 'end', KTHREAD)
-# 6. gp_seq -1175, in flight at the end: CPU 1 runs "irqoff" (pid 500)
+# 6. gp_seq -1175: both CPUs report within 1.01 ms; the kthread, woken
+#    onto CPU 0 at 3.75102, where ipisend (pid 600) spins (in an IPI to
+#    CPU 1: interrupts on, softirqs every 10 ms) without a switch, runs only
+#    at 3.9, on CPU 1; CPU 1 ran spinner meanwhile with interrupts off
+#    (no softirq there since 3.6999).  The report names both.
+switch(3.74, 0, 'worker', 200, 'ipisend', 600)
+start(3.75, -1175)
+gp(3.750010, 0, -1175, 'cpuqs', 600)
+report(3.750012, 0, -1175, 1, 2, 600)
+gp(3.751, 1, -1175, 'cpuqs', 300)
+report(3.751010, 1, -1175, 2, 0, 300)
+ev(3.75102, 1, 'sched_wakeup', 300, comm='rcu_preempt', pid=KTHREAD, prio=120, target_cpu=0)
+for i in range(1, 15):  # CPU 0's interrupts are on: softirqs every 10 ms
+    sirq(3.75 + 0.01 * i, 0, 1, 600)
+switch(3.9, 1, 'spinner', 300, 'rcu_preempt', KTHREAD)
+gp(3.900010, 1, -1175, 'end', KTHREAD)
+switch(3.90002, 1, 'rcu_preempt', KTHREAD, 'spinner', 300)
+switch(3.9001, 0, 'ipisend', 600, 'worker', 200)
+# 7. gp_seq -1171, in flight at the end: CPU 1 runs "irqoff" (pid 500)
 #    from 3.99 with no interrupt; cb_a queued before it started, three
 #    behind it; a stall warning at 4.4 names CPU 1.
 switch(3.99, 1, 'spinner', 300, 'irqoff', 500)
 call(3.995, 0, 0x1000, 'cb_a', 200)
-start(4.0, -1175)
-gp(4.000010, 0, -1175, 'cpuqs', 200)
-report(4.000012, 0, -1175, 1, 2, 200)
+start(4.0, -1171)
+gp(4.000010, 0, -1171, 'cpuqs', 200)
+report(4.000012, 0, -1171, 1, 2, 200)
 for i, fn in enumerate(['cb_b', 'cb_b', 'cb_c']):
     call(4.01 + i * 0.01, 0, 0x2000 + 0x100 * i, fn, 200)
 ev(4.4, 0, 'rcu_stall_warning', 200, rcuname='rcu_preempt', msg='StallDetected')
@@ -257,4 +277,4 @@ sirq(4.5, 0, 1, 200)
 
 
 tracedat.write(sys.argv[2], SYSTEMS, formats, FUNCS, STRINGS,
-               b'16 rcu_preempt\n200 worker\n300 spinner\n301 hog\n400 reader\n401 other\n500 irqoff\n', EVENTS)
+               b'16 rcu_preempt\n200 worker\n300 spinner\n301 hog\n400 reader\n401 other\n500 irqoff\n600 ipisend\n', EVENTS)

@@ -32,10 +32,10 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 89 events on 2 CPUs over 4.000 s, 0 lost; 49 Tree RCU grace-period events, 6 grace periods" \
+	"$SYN: 143 events on 2 CPUs over 4.000 s, 0 lost; 56 Tree RCU grace-period events, 7 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 expect_line "$OUT/synth.txt" \
-	"  rcu_preempt gp_seq -1175, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
+	"  rcu_preempt gp_seq -1171, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
 	"the grace period in flight at the end, by its (negative) gp_seq"
 expect_line "$OUT/synth.txt" \
 	"    CPU 1 passed no quiescent state for 500.0 ms: irqoff (pid 500) ran there without a context switch from 3.990000 to the end of the trace; no softirq ran on CPU 1 from 4.000000 to 4.500002: interrupts were probably off" \
@@ -61,15 +61,18 @@ expect_line "$OUT/synth.txt" \
 expect_line "$OUT/synth.txt" \
 	"    no grace period started for 400.0 ms after one was asked for at 2.600000 (newreq, on CPU 0); rcu_preempt (pid 16) was woken at 2.600100 on CPU 1, where spinner (pid 300) ran; it ran at 2.999990 on CPU 1; no softirq ran on CPU 1 from 2.600000 to 3.000000: interrupts were probably off" \
 	"a grace period asked for and started 400 ms late: its kthread woken onto a CPU with interrupts off"
+expect_line "$OUT/synth.txt" \
+	"    every CPU's quiescent state was reported within 1.01 ms; the grace-period kthread ended it 149.0 ms later (0 FQS scans); rcu_preempt (pid 16) was woken at 3.751020 on CPU 0, where ipisend (pid 600) ran; it ran at 3.900000 on CPU 1; CPU 1 ran spinner (pid 300) without a context switch for 149.0 ms meanwhile; no softirq ran on CPU 1 from 3.751010 to 3.900000: interrupts were probably off (a task that sends CPU 1 an IPI waits as long)" \
+	"a kthread kept off a CPU with interrupts on: the CPU that ran one task with interrupts off meanwhile is named too"
 "$R" report -f csv -t delays "$SYN" > "$OUT/delays.csv" || fail "report -t delays failed"
 expect_line "$OUT/delays.csv" \
 	"rcu_preempt,1,-1187,2.600000,3.000000,400000.0,0,300,spinner,\"no grace period started for 400.0 ms after one was asked for at 2.600000 (newreq, on CPU 0); rcu_preempt (pid 16) was woken at 2.600100 on CPU 1, where spinner (pid 300) ran; it ran at 2.999990 on CPU 1; no softirq ran on CPU 1 from 2.600000 to 3.000000: interrupts were probably off\"" \
 	"the late start in the delays table: the CPU the kthread waited on, the task there, the gp_seq that started"
 grep -qE '^  rcu_preempt +cb_d +1 +1 +70500\.0 ' "$OUT/synth.txt" && ok "callback latency per function (rcu_callback to rcu_invoke_callback)" ||
 	fail "no cb_d latency of 70500.0 us"
-grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1175 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
+grep -qE '^ +4\.400000 stall +rcu_preempt +0 +-1171 +400 +- 1 .*StallDetected' "$OUT/synth.txt" &&
 	ok "the stall warning tied to the grace period in flight and CPU 1" ||
-	fail "no stall warning row for gp_seq -1175, 400 ms, holdouts 1"
+	fail "no stall warning row for gp_seq -1171, 400 ms, holdouts 1"
 
 # Invocation passes on the guest fixture, against trace-cmd's reading.
 r=$(bash "$(dirname "$0")/passes-check.sh" "$R" "$T/tree-hold.dat" "$OUT/passes") &&
@@ -98,13 +101,13 @@ b = {r['batch']: r for r in rows if r['table'] == 'batches'}
 want = {-1195: ('cpu_held', 1, 'spinner'), -1191: ('gp_kthread', None, None),
         -1187: ('not_reported', 1, 'spinner'), -1183: ('preempted', 1, 'reader'),
         -1179: ('cpu_held', 1, 'spinner'),
-        -1175: ('cpu_held', 1, 'irqoff')}
+        -1175: ('gp_kthread', 0, 'ipisend'), -1171: ('cpu_held', 1, 'irqoff')}
 got = {k: (b[k]['cause'], b[k]['cause_cpu'], b[k]['cause_comm']) for k in want}
 assert got == want, got
-assert b[-1175]['in_flight'] == 1 and b[-1175]['ncbs'] is None
+assert b[-1171]['in_flight'] == 1 and b[-1171]['ncbs'] is None
 PY
 "$R" report --batch 7 "$SYN" > /dev/null 2> "$OUT/err.txt"; rc=$?
-[ $rc = 1 ] && grep -qxF "rcupoll: report: $SYN has no grace period 7 (its grace periods: -1195 to -1175)" "$OUT/err.txt" &&
+[ $rc = 1 ] && grep -qxF "rcupoll: report: $SYN has no grace period 7 (its grace periods: -1195 to -1171)" "$OUT/err.txt" &&
 	ok "an unknown gp_seq is refused with one line" || fail "--batch 7: rc $rc, $(cat "$OUT/err.txt")"
 if command -v valgrind > /dev/null; then
 	valgrind -q --error-exitcode=9 --leak-check=full "$R" report "$SYN" > /dev/null 2> "$OUT/vg.txt" &&
