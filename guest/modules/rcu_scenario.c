@@ -454,7 +454,7 @@ static DEFINE_MUTEX(idle_mutex);
 static struct rcu_head idle_head;
 static atomic_t idle_state = ATOMIC_INIT(IDLE_OFF);
 static int idle_call_cpu = -1;
-static u64 idle_queued_ns, idle_irq_work_ns, idle_invoked_ns;
+static u64 idle_armed_ns, idle_queued_ns, idle_irq_work_ns, idle_invoked_ns;
 static int idle_first = -1;
 static DECLARE_COMPLETION(idle_done);
 static struct tracepoint *idle_tp, *irq_work_tp, *call_tp;
@@ -499,6 +499,27 @@ static void idle_find_tp(struct tracepoint *tp, void *priv)
 		call_tp = tp;
 }
 
+static void idle_kick(void *info)
+{
+}
+
+/*
+ * Idle with its tick stopped, a CPU enters idle again (and so runs the
+ * probe) only when something wakes it, which may take longer than the
+ * callback's wait below: wake it with an empty IPI every 10 ms until
+ * the probe queued.  The IPI is no irq_work, so it cannot pass for the
+ * one rcu_poll queues.
+ */
+static void idle_wake(unsigned long cpu)
+{
+	int i;
+
+	for (i = 0; i < 500 && atomic_read(&idle_state) == IDLE_ARMED; i++) {
+		smp_call_function_single(cpu, idle_kick, NULL, 1);
+		schedule_timeout_uninterruptible(msecs_to_jiffies(10));
+	}
+}
+
 static int idle_call(unsigned long cpu)
 {
 	int ret;
@@ -523,7 +544,9 @@ static int idle_call(unsigned long cpu)
 	ret = tracepoint_probe_register(idle_tp, idle_probe, NULL);
 	if (ret)
 		goto out_irq_work;
+	WRITE_ONCE(idle_armed_ns, ktime_get_mono_fast_ns());
 	atomic_set(&idle_state, IDLE_ARMED);
+	idle_wake(cpu);
 	wait_for_completion_timeout(&idle_done, 5 * HZ);
 	/* Not queued (the CPU never went idle): disarm. */
 	atomic_cmpxchg(&idle_state, IDLE_ARMED, IDLE_OFF);
@@ -580,11 +603,13 @@ static int scen_stats_show(struct seq_file *m, void *v)
 		   atomic_long_read(&n_syncs));
 	/*
 	 * idle_call: queued, the first callback with no batch in flight
-	 * (-1: not seen), an irq_work ran before the callback, invoked.
+	 * (-1: not seen), an irq_work ran before the callback, invoked;
+	 * how long CPU 1 took to enter idle once armed.
 	 */
-	seq_printf(m, "idle_queued=%d idle_first=%d idle_irq_work=%d idle_invoked=%d idle_gp_us=%llu\n",
+	seq_printf(m, "idle_queued=%d idle_first=%d idle_irq_work=%d idle_invoked=%d idle_gp_us=%llu idle_wait_us=%llu\n",
 		   !!qd, READ_ONCE(idle_first), iw && (!inv || iw <= inv), !!inv,
-		   qd && inv ? div_u64(inv - qd, 1000) : 0);
+		   qd && inv ? div_u64(inv - qd, 1000) : 0,
+		   qd ? div_u64(qd - READ_ONCE(idle_armed_ns), 1000) : 0);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(scen_stats);
