@@ -111,7 +111,7 @@ if len(bands(red)) != 1:
 if len(bands(blue)) < 3:
     sys.exit('quiescent-state ticks should show on the graphs of both streams')
 EOF
-# 4. Tree RCU: the synthetic trace (synth-tree.py: 6 grace periods, one in
+# 4. Tree RCU: the synthetic trace (synth-tree.py: 7 grace periods, one in
 #    flight; CPU 1 noticed the first at 1.005 and passed its quiescent
 #    state at 1.020) and the trace of the Tree RCU guest (tree-hold.dat:
 #    CPU 1 held 3 s).  Each grace period is a box, each CPU's part of it
@@ -161,8 +161,8 @@ trace-cmd dump --events -i "$FIX" > "$OUT/events.txt" 2>/dev/null
 python3 "$TOP/userspace/tests/synth-tree.py" "$OUT/events.txt" "$OUT/tree-synth.dat" || fail "synth-tree.py"
 if ks_open "$OUT/tree-synth.dat" kshark-tree-synth; then
 	L=$OUT/kshark-tree-synth.log
-	grep -q 'rcu_poll plugin: stream 0: 5 grace periods paired (5 slow), 1 in flight, 10 quiescent states' "$L" &&
-		ok "Tree: 5 grace periods paired, 1 in flight, 10 cpuqs ticks" || fail "Tree grace periods not paired as synth-tree.py made them"
+	grep -q 'rcu_poll plugin: stream 0: 6 grace periods paired (6 slow), 1 in flight, 12 quiescent states' "$L" &&
+		ok "Tree: 6 grace periods paired, 1 in flight, 12 cpuqs ticks" || fail "Tree grace periods not paired as synth-tree.py made them"
 	grep -q 'rcu_poll plugin: stream 0: 2 per-CPU bars cpustart to cpuqs (1 slow), 0 in flight' "$L" &&
 		ok "Tree: per-CPU bars from cpustart to cpuqs (CPU 1's 15 ms one slow)" || fail "Tree per-CPU bars"
 	grep -q 'rcu_poll plugin: stream 0: 5 marks (kicks, FQS scans, stall warnings)' "$L" &&
