@@ -152,8 +152,9 @@ SMOKE ?= 0
 torture-matrix: tree userspace
 	@OUT=$(BUILD)/torture-matrix SMOKE=$(SMOKE) BUILD=$(BUILD) guest/harness/torture-matrix.sh $(SCENARIOS)
 
-# sparse and coccinelle on kernel/rcu/: none in rcu_poll's files; the
-# upstream files' reports are the baseline (build/static/).
+# sparse and coccinelle on kernel/rcu/ (and fork.c, sysctl.c): none in
+# rcu_poll's files, none in upstream files that the tree build does not
+# have (build/static/).  Also run by make test.
 static:
 	@for v in $(VARIANTS); do $(MAKE) --no-print-directory kernel VARIANT=$$v || exit 1; done
 	@OUT=$(BUILD)/static OBJ_POLL=$(call obj,poll) OBJ_TREE=$(call obj,tree) guest/harness/static.sh

@@ -5,7 +5,7 @@
 set -euo pipefail
 PKGS="linux-source-6.1 gcc make bc flex bison libelf-dev libssl-dev cpio kmod xz-utils
  qemu-system-x86 busybox-static trace-cmd kernelshark libtracefs-dev libtraceevent-dev
- libtracecmd-dev libkshark-dev libjson-c-dev ccache man-db valgrind git perl python3 python3-ply python3-git pkg-config g++ xvfb imagemagick gnuplot-nox"
+ libtracecmd-dev libkshark-dev libjson-c-dev ccache man-db valgrind git perl python3 python3-ply python3-git pkg-config g++ xvfb imagemagick gnuplot-nox sparse coccinelle"
 missing=()
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

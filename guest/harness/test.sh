@@ -339,6 +339,7 @@ esac
 
 host_test series-applies t_series_applies
 host_test checkpatch t_checkpatch
+host_test static t_static
 host_test report t_userspace_script test-report
 host_test report-tree t_userspace_script test-tree
 host_test cli t_userspace_script test-cli

@@ -52,6 +52,12 @@ t_kshark_loads() {
 # read by real parsers, bad input refused.  test-tree: the same on Tree
 # RCU traces (synthetic, and the tree-hold.dat fixture).  test-cli: options, exit
 # codes, messages, man page.  test-kshark: two streams, each drawn.
+# make static (sparse, coccinelle) on the kernels make test just built.
+t_static() {
+	OUT=$OUT/static OBJ_POLL=${KERNEL_poll%/arch/x86/boot/bzImage} \
+		OBJ_TREE=${KERNEL_tree%/arch/x86/boot/bzImage} "$TOP/guest/harness/static.sh"
+}
+
 t_userspace_script() {
 	TOP=$TOP OUT=$OUT/$1 bash "$TOP/userspace/tests/$1.sh"
 }
