@@ -76,7 +76,7 @@ for sysname, names in SYSTEMS.items():
 
 # Tracepoint strings and functions, at made-up kernel addresses.
 STRINGS = {}
-for s in ['rcu_preempt', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
+for s in ['rcu_preempt', 'preempt_rcu', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
           'StallDetected', 'newreq', 'Begin', 'IRQ', 'CB', 'LastCB', 'End', 'EarlyExit']:
     STRINGS[s] = 0xffffffff82000000 + 0x40 * len(STRINGS)
 FUNCS = {fn: 0xffffffff81000000 + 0x100 * i for i, fn in enumerate(['cb_a', 'cb_b', 'cb_c', 'cb_d'])}
@@ -226,6 +226,10 @@ ev(3.200100, 1, 'rcu_quiescent_state_report', 300, rcuname='rcu_preempt', gp_seq
    qsmask=0, level=0, grplo=0, grphi=1, gp_tasks=1)
 switch(3.25, 1, 'spinner', 300, 'reader', 400)
 ev(3.2501, 1, 'rcu_unlock_preempted_task', 400, rcuname='rcu_preempt', gp_seq=-1183, pid=400)
+# The last blocked reader's report: 6.1's rcu_read_unlock_special() names
+# it "preempt_rcu", though it is rcu_preempt's (tree_plugin.h).
+ev(3.25011, 1, 'rcu_quiescent_state_report', 400, rcuname='preempt_rcu', gp_seq=-1183, mask=0,
+   qsmask=0, level=0, grplo=0, grphi=1, gp_tasks=0)
 switch(3.2502, 1, 'reader', 400, 'spinner', 300)
 gp(3.250300, 0, -1183, 'end', KTHREAD)
 # 5. gp_seq -1179: CPU 1 is idle when it starts; spinner wakes there

@@ -32,8 +32,12 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 143 events on 2 CPUs over 4.000 s, 0 lost; 56 Tree RCU grace-period events, 7 grace periods" \
+	"$SYN: 144 events on 2 CPUs over 4.000 s, 0 lost; 57 Tree RCU grace-period events, 7 grace periods" \
 	"a Tree RCU trace is read as grace periods"
+# rcu_read_unlock_special() traces the last blocked reader's report as
+# "preempt_rcu": rcu_preempt's, not an RCU of its own.
+grep -q '^  preempt_rcu ' "$OUT/synth.txt" &&
+	fail "preempt_rcu (the last blocked reader's report) is listed as an RCU of its own"
 expect_line "$OUT/synth.txt" \
 	"  rcu_preempt gp_seq -1171, started 4.000000, in flight for 500.0 ms at the end of the trace:" \
 	"the grace period in flight at the end, by its (negative) gp_seq"
