@@ -354,15 +354,19 @@ static int flavour_of(struct loader *l, struct evinfo *e, struct tep_record *r)
 	const char *name = fstr(l, e->f[0], r);
 	int i;
 
-	/*
-	 * 6.1's rcu_read_unlock_special() traces the report of a leaf's last
-	 * blocked reader as "preempt_rcu" (tree_plugin.h): rcu_preempt's own.
-	 */
-	if (l->tree && !strcmp(name, "preempt_rcu"))
-		name = intern(m, "rcu_preempt");
+again:
 	for (i = 0; i < m->nflv; i++) {
 		if (m->flv[i].name == name)
 			return i;
+	}
+	/*
+	 * 6.1's rcu_read_unlock_special() traces the report of a leaf's last
+	 * blocked reader as "preempt_rcu" (tree_plugin.h): rcu_preempt's own.
+	 * Checked here, for a name not seen yet, not on every event.
+	 */
+	if (l->tree && !strcmp(name, "preempt_rcu")) {
+		name = intern(m, "rcu_preempt");
+		goto again;
 	}
 	if (m->nflv == (int)(sizeof(m->flv) / sizeof(m->flv[0])))
 		return m->nflv - 1;

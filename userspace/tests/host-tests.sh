@@ -29,6 +29,12 @@ t_host_report() {
 	echo "host report: $got rcu_callback events named $2, as in the guest"
 }
 
+# make static (sparse, coccinelle) on the kernels make test just built.
+t_static() {
+	OUT=$OUT/static OBJ_POLL=${KERNEL_poll%/arch/x86/boot/bzImage} \
+		OBJ_TREE=${KERNEL_tree%/arch/x86/boot/bzImage} "$TOP/guest/harness/static.sh"
+}
+
 # KernelShark, headless, opens the fixture with both plugins and keeps
 # running; the rcu_poll plugin loads without complaint.
 t_kshark_loads() {
@@ -46,18 +52,11 @@ t_kshark_loads() {
 	echo "KernelShark loaded the fixture with the rcu_poll plugins: $png"
 }
 
-
 # The host test scripts of userspace/tests, each in its own scratch dir.
 # test-report: rcupoll report's exact answers on the fixtures, json/csv
 # read by real parsers, bad input refused.  test-tree: the same on Tree
 # RCU traces (synthetic, and the tree-hold.dat fixture).  test-cli: options, exit
 # codes, messages, man page.  test-kshark: two streams, each drawn.
-# make static (sparse, coccinelle) on the kernels make test just built.
-t_static() {
-	OUT=$OUT/static OBJ_POLL=${KERNEL_poll%/arch/x86/boot/bzImage} \
-		OBJ_TREE=${KERNEL_tree%/arch/x86/boot/bzImage} "$TOP/guest/harness/static.sh"
-}
-
 t_userspace_script() {
 	TOP=$TOP OUT=$OUT/$1 bash "$TOP/userspace/tests/$1.sh"
 }
