@@ -24,6 +24,10 @@
  *                               callback; stats: idle_* (see below);
  *                               rcu_poll only
  *   barrier      "1"            rcu_barrier()
+ *   barrier_online "CPU"        rcu_barrier() while offline CPU comes
+ *                               online, with a callback it queued from
+ *                               a STARTING callback; stats: bo_* (see
+ *                               below); needs 3 CPUs
  *   stats        (read)         callbacks queued, invoked, pending
  *
  * The threads are named as test_rcu_poll names them (rcupoll_hold/CPU,
@@ -36,6 +40,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
@@ -575,6 +580,169 @@ static ssize_t scen_idle_call_write(struct file *file, const char __user *ubuf, 
 	return ret ? ret : count;
 }
 
+/* --- barrier_online ------------------------------------------------ */
+
+/*
+ * rcu_barrier() against a CPU coming online.  From rcu_cpu_starting() on,
+ * before cpu_online_mask has it, a CPU runs its STARTING callbacks with
+ * RCU usable, and one may queue a callback there; rcu_barrier() must wait
+ * for it like for any callback queued before it was called, although its
+ * IPIs (on_each_cpu(), cpu_online_mask) miss that CPU.  The worst case:
+ * the CPU is online by the time rcu_barrier() looks for offline CPUs.
+ *
+ * A STARTING callback of ours (in a slot of the STARTING section that
+ * x86 leaves unused) queues one callback on the incoming CPU and holds it
+ * there, interrupts off, until rcu_barrier() has chosen the CPUs for its
+ * IPIs: rcu_poll's on_each_cpu() runs the caller's own share after that,
+ * and the rcu_barrier event of that share releases the CPU and waits
+ * there until it is online (rcu_poll only, where that event comes from
+ * the caller).  That needs a third CPU: a kthread elsewhere brings the CPU up
+ * with add_cpu() and runs the boot CPU's side of its bringup.  The writer
+ * must be pinned to one CPU, not the target.  Exact: the callback was
+ * queued before rcu_barrier() was called, so it must be invoked when
+ * rcu_barrier() returns, whatever the timing; bo_opened says whether the
+ * CPU came online between the IPIs and the offline pass (the window).
+ */
+#define BO_STATE	CPUHP_AP_ARM_CACHE_B15_RAC_DYING	/* ARM only */
+#define BO_HOLD_US	3000000
+
+static DEFINE_MUTEX(bo_mutex);
+static struct rcu_head bo_head;
+static struct task_struct *bo_caller;
+static int bo_cpu = -1;
+static bool bo_armed, bo_release, bo_in_hold;
+static int bo_queued = -1, bo_invoked_at_return = -1, bo_opened = -1, bo_add_ret;
+static atomic_t bo_invoked = ATOMIC_INIT(0);
+static DECLARE_COMPLETION(bo_added);
+static struct tracepoint *bo_tp;
+
+static void bo_cb(struct rcu_head *rhp)
+{
+	atomic_inc(&bo_invoked);
+}
+
+/* On the incoming CPU, interrupts off, after rcu_cpu_starting(). */
+static int bo_starting(unsigned int cpu)
+{
+	int i;
+
+	if (cpu != READ_ONCE(bo_cpu) || !READ_ONCE(bo_armed))
+		return 0;
+	WRITE_ONCE(bo_armed, false);
+	call_rcu(&bo_head, bo_cb);
+	WRITE_ONCE(bo_queued, 1);
+	smp_store_release(&bo_in_hold, true);
+	for (i = 0; i < BO_HOLD_US / 10 && !smp_load_acquire(&bo_release); i++)
+		udelay(10);
+	return 0;
+}
+
+static void bo_barrier_probe(void *data, const char *rcuname, const char *s, int cpu,
+			     int cnt, unsigned long done)
+{
+	int i;
+
+	/* rcu_poll's on_each_cpu() running the caller's own share. */
+	if (strncmp(s, "IRQ", 3) || current != READ_ONCE(bo_caller) ||
+	    cpu != smp_processor_id() || !READ_ONCE(bo_in_hold) || READ_ONCE(bo_opened) != -1)
+		return;
+	smp_store_release(&bo_release, true);
+	for (i = 0; i < BO_HOLD_US / 10 && !cpu_online(READ_ONCE(bo_cpu)); i++)
+		udelay(10);
+	WRITE_ONCE(bo_opened, cpu_online(READ_ONCE(bo_cpu)));
+}
+
+static void bo_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "rcu_barrier"))
+		bo_tp = tp;
+}
+
+static int bo_add_fn(void *arg)
+{
+	WRITE_ONCE(bo_add_ret, add_cpu((unsigned long)arg));
+	complete(&bo_added);
+	return 0;
+}
+
+/* Start bringing @cpu up from @helper; wait until it holds in bo_starting(). */
+static int bo_bring_up(unsigned long cpu, int helper)
+{
+	struct task_struct *t;
+	int i;
+
+	t = kthread_create(bo_add_fn, (void *)cpu, "rcupoll_up/%lu", cpu);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, helper);
+	WRITE_ONCE(bo_armed, true);
+	wake_up_process(t);
+	for (i = 0; i < 500 && !smp_load_acquire(&bo_in_hold); i++)
+		schedule_timeout_uninterruptible(msecs_to_jiffies(10));
+	return 0;
+}
+
+static int barrier_online(unsigned long cpu)
+{
+	int ret, helper = cpumask_any_but(cpu_online_mask, smp_processor_id());
+
+	for_each_kernel_tracepoint(bo_find_tp, NULL);
+	if (!bo_tp)
+		return -ENODEV;	/* no rcu_barrier event (CONFIG_RCU_TRACE) */
+	if (helper >= nr_cpu_ids)
+		return -EINVAL;
+	ret = cpuhp_setup_state_nocalls(BO_STATE, "rcu_scenario:starting", bo_starting, NULL);
+	if (ret)
+		return ret == -EBUSY ? -ENODEV : ret;
+	ret = tracepoint_probe_register(bo_tp, bo_barrier_probe, NULL);
+	if (ret)
+		goto out_state;
+	WRITE_ONCE(bo_caller, current);
+	WRITE_ONCE(bo_cpu, cpu);
+	bo_queued = bo_opened = bo_invoked_at_return = -1;
+	bo_in_hold = bo_release = false;
+	atomic_set(&bo_invoked, 0);
+	reinit_completion(&bo_added);
+	ret = bo_bring_up(cpu, helper);
+	if (ret)
+		goto out_probe;
+	if (READ_ONCE(bo_queued) == 1) {
+		rcu_barrier();
+		bo_invoked_at_return = atomic_read(&bo_invoked);
+	}
+	/* Not held (never reached STARTING?): let it through, then wait. */
+	WRITE_ONCE(bo_armed, false);
+	smp_store_release(&bo_release, true);
+	wait_for_completion(&bo_added);
+	ret = READ_ONCE(bo_add_ret);
+	rcu_barrier();	/* bo_head is static: invoked before we return */
+out_probe:
+	tracepoint_probe_unregister(bo_tp, bo_barrier_probe, NULL);
+	tracepoint_synchronize_unregister();
+	WRITE_ONCE(bo_caller, NULL);
+out_state:
+	cpuhp_remove_state_nocalls(BO_STATE);
+	return ret;
+}
+
+static ssize_t scen_barrier_online_write(struct file *file, const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	unsigned long cpu;
+	int ret = scen_parse(ubuf, count, &cpu, 1);
+
+	if (ret)
+		return ret;
+	/* An offline CPU but the boot CPU; a caller pinned to another. */
+	if (!cpu || cpu >= nr_cpu_ids || !cpu_present(cpu) || cpu_online(cpu) ||
+	    current->nr_cpus_allowed != 1)
+		return -EINVAL;
+	mutex_lock(&bo_mutex);
+	ret = barrier_online(cpu);
+	mutex_unlock(&bo_mutex);
+	return ret ? ret : count;
+}
+
 /* --- barrier, stats ---------------------------------------------------- */
 
 static ssize_t scen_barrier_write(struct file *file, const char __user *ubuf, size_t count,
@@ -610,6 +778,14 @@ static int scen_stats_show(struct seq_file *m, void *v)
 		   !!qd, READ_ONCE(idle_first), iw && (!inv || iw <= inv), !!inv,
 		   qd && inv ? div_u64(inv - qd, 1000) : 0,
 		   qd ? div_u64(qd - READ_ONCE(idle_armed_ns), 1000) : 0);
+	/*
+	 * barrier_online: the callback was queued on the incoming CPU (-1:
+	 * not yet), it came online between rcu_barrier()'s IPIs and its
+	 * offline pass (-1: that pass was not reached from the caller), the
+	 * callback was invoked when rcu_barrier() returned (-1: not called).
+	 */
+	seq_printf(m, "bo_queued=%d bo_opened=%d bo_invoked_at_return=%d\n",
+		   READ_ONCE(bo_queued), READ_ONCE(bo_opened), READ_ONCE(bo_invoked_at_return));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(scen_stats);
@@ -631,6 +807,7 @@ SCEN_FOPS(fifo_hog_fops, scen_fifo_hog_write);
 SCEN_FOPS(sync_fops, scen_sync_write);
 SCEN_FOPS(idle_call_fops, scen_idle_call_write);
 SCEN_FOPS(barrier_fops, scen_barrier_write);
+SCEN_FOPS(barrier_online_fops, scen_barrier_online_write);
 
 static int __init rcu_scenario_init(void)
 {
@@ -646,6 +823,7 @@ static int __init rcu_scenario_init(void)
 	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
 	debugfs_create_file("idle_call", 0200, scen_dir, NULL, &idle_call_fops);
 	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);
+	debugfs_create_file("barrier_online", 0200, scen_dir, NULL, &barrier_online_fops);
 	debugfs_create_file("stats", 0400, scen_dir, NULL, &scen_stats_fops);
 	return 0;
 }

@@ -44,7 +44,7 @@ selftest_point
 barrier_traced() {
 	awk '$0 ~ /rcu_barrier: rcu_poll / {
 		for (i = 1; i <= NF; i++) if ($i == "rcu_barrier:") ph = $(i + 2)
-		if (ph == "IRQ" || ph == "OfflineQ" || ph == "MigrateQ") q++
+		if (ph == "IRQ" || ph == "OfflineQ" || ph == "LateQ" || ph == "MigrateQ") q++
 		if (ph == "CB" || ph == "LastCB") cb++
 		if (ph == "End") e++
 	} END { exit !(e >= 1 && cb >= q) }' $T/trace
@@ -145,7 +145,7 @@ END {
 		bad("rcu_barrier Begin/End events: " bar["Begin"] + 0 "/" bar["End"] + 0 ", want 1/1")
 	if (bar["IRQ"] + bar["IRQNQ"] != online)
 		bad("rcu_barrier: " bar["IRQ"] + 0 " IRQ + " bar["IRQNQ"] + 0 " IRQNQ events, want one per online CPU (" online ")")
-	nq = bar["IRQ"] + bar["OfflineQ"] + bar["MigrateQ"]
+	nq = bar["IRQ"] + bar["OfflineQ"] + bar["LateQ"] + bar["MigrateQ"]
 	if (bar["CB"] + bar["LastCB"] != nq)
 		bad("rcu_barrier: " bar["CB"] + 0 " CB + " bar["LastCB"] + 0 " LastCB for " nq " entrained callbacks")
 	if (bar["LastCB"] > 1)
