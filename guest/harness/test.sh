@@ -370,7 +370,7 @@ for pass in $(seq 1 "$REPEAT"); do
 	# Observability: trace events, debugfs files, stall warnings, with the
 	# test_rcu_poll scenario module; stall tests mark their expected splats.
 	boot poll-diag poll 2 "" "" 900 "${POLL_DIAG[@]}" "qs-events" "recorder" "flood 1000000 300" \
-		"held" "held preempt" "held irqoff" "starved"
+		"held" "held preempt" "held irqoff" "starved" "frozen"
 	[ "$pass" = 1 ] && host_test guest-files t_guest_files "${PASS_DIR}poll-diag"
 	# Contracts rcutorture does not check (guest/tests/contracts.sh),
 	# trace events toggled under load.

@@ -24,6 +24,15 @@
  *                               callback; stats: idle_* (see below);
  *                               rcu_poll only
  *   barrier      "1"            rcu_barrier()
+ *   frozen       "CPU MS"       every CPU with interrupts off for MS ms
+ *                               (jiffies stop, as in kgdb or a paused
+ *                               VM) while CPU holds a reader that a grace
+ *                               period waits for, then
+ *                               rcu_cpu_stall_reset() with those stale
+ *                               jiffies, as kgdb calls it, and the reader
+ *                               300 ms more; synchronous; stats: fz_*;
+ *                               rcu_poll only (Tree RCU does not export
+ *                               rcu_cpu_stall_reset())
  *   barrier_online "CPU"        rcu_barrier() while offline CPU comes
  *                               online, with a callback it queued from
  *                               a STARTING callback; stats: bo_* (see
@@ -580,6 +589,176 @@ static ssize_t scen_idle_call_write(struct file *file, const char __user *ubuf, 
 	return ret ? ret : count;
 }
 
+/* --- frozen ------------------------------------------------------------ */
+
+/*
+ * kgdb stops every CPU with interrupts off, so jiffies stop too, and
+ * calls rcu_cpu_stall_reset() before it lets them go, with jiffies as
+ * they were when it stopped them; the first tick afterwards catches
+ * jiffies up by the whole pause.  A grace period that waited across the
+ * pause must not be reported as stalled for it.  Here: CPU holds a
+ * reader with interrupts off (rcupoll_hold/CPU), one callback waits for
+ * it, a second CPU (rcupoll_frz/N) stops every other CPU with an IPI
+ * that spins with interrupts off and spins itself for MS ms, calls
+ * rcu_cpu_stall_reset() and lets every CPU go on, as kgdb does; the
+ * reader ends 300 ms later.  Stats: the callback was still pending at the reset, how far
+ * jiffies moved during the freeze and in the 50 ms after it.
+ */
+#define FZ_TAIL_MS	300
+
+static DEFINE_MUTEX(fz_mutex);
+static struct rcu_head fz_head;
+static atomic_t fz_invoked = ATOMIC_INIT(0);
+static bool fz_held, fz_reset_done;
+static u64 fz_deadline;
+static unsigned long fz_ms;
+static int fz_pending_at_reset = -1;
+static long fz_frozen_ms = -1, fz_jump_ms = -1;
+static DECLARE_COMPLETION(fz_hold_done);
+static DECLARE_COMPLETION(fz_freeze_done);
+
+#ifdef CONFIG_RCU_POLL
+static void fz_stall_reset(void)
+{
+	rcu_cpu_stall_reset();
+}
+#define FZ_SUPPORTED	true
+#else
+static void fz_stall_reset(void)
+{
+}
+#define FZ_SUPPORTED	false
+#endif
+
+static void fz_cb(struct rcu_head *rhp)
+{
+	atomic_inc(&fz_invoked);
+}
+
+/* Until the freezer set the deadline and it passed, at most ms + 5 s. */
+static void fz_spin_deadline(u64 cap)
+{
+	u64 d;
+
+	while ((!(d = READ_ONCE(fz_deadline)) || ktime_get_mono_fast_ns() < d) &&
+	       ktime_get_mono_fast_ns() < cap)
+		cpu_relax();
+}
+
+static int fz_hold_fn(void *unused)
+{
+	u64 cap = ktime_get_mono_fast_ns() + (fz_ms + 5000) * NSEC_PER_MSEC;
+
+	preempt_disable();
+	local_irq_disable();
+	WRITE_ONCE(fz_held, true);
+	/* As kgdb: no CPU goes on before the reset. */
+	while (!smp_load_acquire(&fz_reset_done) && ktime_get_mono_fast_ns() < cap)
+		cpu_relax();
+	local_irq_enable();
+	scen_spin_until(ktime_get_mono_fast_ns() + FZ_TAIL_MS * NSEC_PER_MSEC);
+	preempt_enable();
+	complete(&fz_hold_done);
+	return 0;
+}
+
+static void fz_ipi(void *unused)
+{
+	u64 cap = ktime_get_mono_fast_ns() + (fz_ms + 5000) * NSEC_PER_MSEC;
+
+	while (!smp_load_acquire(&fz_reset_done) && ktime_get_mono_fast_ns() < cap)
+		cpu_relax();
+}
+
+static int fz_freeze_fn(void *arg)
+{
+	int cpu = (long)arg, i;
+	unsigned long j0, j1;
+	struct cpumask *others = kmalloc(cpumask_size(), GFP_KERNEL);
+
+	for (i = 0; i < 500 && !READ_ONCE(fz_held); i++)
+		schedule_timeout_uninterruptible(msecs_to_jiffies(10));
+	call_rcu(&fz_head, fz_cb);
+	/* The grace period starts and waits for the held CPU. */
+	schedule_timeout_uninterruptible(msecs_to_jiffies(100));
+	preempt_disable();
+	if (others) {
+		cpumask_copy(others, cpu_online_mask);
+		cpumask_clear_cpu(cpu, others);
+		cpumask_clear_cpu(smp_processor_id(), others);
+	}
+	WRITE_ONCE(fz_deadline, ktime_get_mono_fast_ns() + fz_ms * NSEC_PER_MSEC);
+	if (others)
+		smp_call_function_many(others, fz_ipi, NULL, false);
+	local_irq_disable();
+	j0 = jiffies;
+	fz_spin_deadline(ktime_get_mono_fast_ns() + (fz_ms + 5000) * NSEC_PER_MSEC);
+	j1 = jiffies;
+	WRITE_ONCE(fz_pending_at_reset, !atomic_read(&fz_invoked));
+	fz_stall_reset();
+	smp_store_release(&fz_reset_done, true);
+	local_irq_enable();
+	preempt_enable();
+	scen_spin_until(ktime_get_mono_fast_ns() + 50 * NSEC_PER_MSEC);
+	WRITE_ONCE(fz_frozen_ms, jiffies_to_msecs(j1 - j0));
+	WRITE_ONCE(fz_jump_ms, jiffies_to_msecs(jiffies - j1));
+	kfree(others);
+	complete(&fz_freeze_done);
+	return 0;
+}
+
+static int frozen(unsigned long cpu, unsigned long ms)
+{
+	int other = cpumask_any_but(cpu_online_mask, cpu);
+	struct task_struct *h, *f;
+
+	if (other >= nr_cpu_ids)
+		return -EINVAL;
+	fz_ms = ms;
+	fz_held = false;
+	fz_reset_done = false;
+	fz_deadline = 0;
+	fz_pending_at_reset = -1;
+	fz_frozen_ms = fz_jump_ms = -1;
+	atomic_set(&fz_invoked, 0);
+	reinit_completion(&fz_hold_done);
+	reinit_completion(&fz_freeze_done);
+	h = kthread_create(fz_hold_fn, NULL, "rcupoll_hold/%lu", cpu);
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	f = kthread_create(fz_freeze_fn, (void *)(long)cpu, "rcupoll_frz/%d", other);
+	if (IS_ERR(f)) {
+		kthread_stop(h);
+		return PTR_ERR(f);
+	}
+	kthread_bind(h, cpu);
+	kthread_bind(f, other);
+	wake_up_process(h);
+	wake_up_process(f);
+	wait_for_completion(&fz_hold_done);
+	wait_for_completion(&fz_freeze_done);
+	rcu_barrier();	/* fz_head is static */
+	return 0;
+}
+
+static ssize_t scen_frozen_write(struct file *file, const char __user *ubuf, size_t count,
+				 loff_t *ppos)
+{
+	unsigned long v[2];
+	int ret = scen_parse(ubuf, count, v, 2);
+
+	if (ret)
+		return ret;
+	if (v[0] >= nr_cpu_ids || !cpu_online(v[0]) || !scen_range(v[1], 1, 10000))
+		return -EINVAL;
+	if (!FZ_SUPPORTED)
+		return -ENODEV;
+	mutex_lock(&fz_mutex);
+	ret = frozen(v[0], v[1]);
+	mutex_unlock(&fz_mutex);
+	return ret ? ret : count;
+}
+
 /* --- barrier_online ------------------------------------------------ */
 
 /*
@@ -784,6 +963,12 @@ static int scen_stats_show(struct seq_file *m, void *v)
 	 * offline pass (-1: that pass was not reached from the caller), the
 	 * callback was invoked when rcu_barrier() returned (-1: not called).
 	 */
+	/*
+	 * frozen: the callback was pending at the reset; jiffies moved
+	 * during the freeze (ms; 0: frozen) and in the 50 ms after it.
+	 */
+	seq_printf(m, "fz_pending_at_reset=%d fz_frozen_ms=%ld fz_jump_ms=%ld\n",
+		   READ_ONCE(fz_pending_at_reset), READ_ONCE(fz_frozen_ms), READ_ONCE(fz_jump_ms));
 	seq_printf(m, "bo_queued=%d bo_opened=%d bo_invoked_at_return=%d\n",
 		   READ_ONCE(bo_queued), READ_ONCE(bo_opened), READ_ONCE(bo_invoked_at_return));
 	return 0;
@@ -807,6 +992,7 @@ SCEN_FOPS(fifo_hog_fops, scen_fifo_hog_write);
 SCEN_FOPS(sync_fops, scen_sync_write);
 SCEN_FOPS(idle_call_fops, scen_idle_call_write);
 SCEN_FOPS(barrier_fops, scen_barrier_write);
+SCEN_FOPS(frozen_fops, scen_frozen_write);
 SCEN_FOPS(barrier_online_fops, scen_barrier_online_write);
 
 static int __init rcu_scenario_init(void)
@@ -823,6 +1009,7 @@ static int __init rcu_scenario_init(void)
 	debugfs_create_file("sync", 0200, scen_dir, NULL, &sync_fops);
 	debugfs_create_file("idle_call", 0200, scen_dir, NULL, &idle_call_fops);
 	debugfs_create_file("barrier", 0200, scen_dir, NULL, &barrier_fops);
+	debugfs_create_file("frozen", 0200, scen_dir, NULL, &frozen_fops);
 	debugfs_create_file("barrier_online", 0200, scen_dir, NULL, &barrier_online_fops);
 	debugfs_create_file("stats", 0400, scen_dir, NULL, &scen_stats_fops);
 	return 0;
