@@ -618,16 +618,16 @@ static DECLARE_COMPLETION(fz_hold_done);
 static DECLARE_COMPLETION(fz_freeze_done);
 
 #ifdef CONFIG_RCU_POLL
+#define FZ_SUPPORTED	true
 static void fz_stall_reset(void)
 {
 	rcu_cpu_stall_reset();
 }
-#define FZ_SUPPORTED	true
 #else
+#define FZ_SUPPORTED	false
 static void fz_stall_reset(void)
 {
 }
-#define FZ_SUPPORTED	false
 #endif
 
 static void fz_cb(struct rcu_head *rhp)
@@ -652,7 +652,10 @@ static int fz_hold_fn(void *unused)
 	preempt_disable();
 	local_irq_disable();
 	WRITE_ONCE(fz_held, true);
-	/* As kgdb: no CPU goes on before the reset. */
+	/*
+	 * As kgdb: no CPU goes on before the reset.  Acquire pairs with
+	 * the release in fz_freeze_fn(): the reset is seen before we go on.
+	 */
 	while (!smp_load_acquire(&fz_reset_done) && ktime_get_mono_fast_ns() < cap)
 		cpu_relax();
 	local_irq_enable();
@@ -666,6 +669,7 @@ static void fz_ipi(void *unused)
 {
 	u64 cap = ktime_get_mono_fast_ns() + (fz_ms + 5000) * NSEC_PER_MSEC;
 
+	/* Acquire pairs with fz_freeze_fn()'s release, as in fz_hold_fn(). */
 	while (!smp_load_acquire(&fz_reset_done) && ktime_get_mono_fast_ns() < cap)
 		cpu_relax();
 }
@@ -696,6 +700,7 @@ static int fz_freeze_fn(void *arg)
 	j1 = jiffies;
 	WRITE_ONCE(fz_pending_at_reset, !atomic_read(&fz_invoked));
 	fz_stall_reset();
+	/* Release orders the reset before any held CPU goes on. */
 	smp_store_release(&fz_reset_done, true);
 	local_irq_enable();
 	preempt_enable();
@@ -719,7 +724,8 @@ static int frozen(unsigned long cpu, unsigned long ms)
 	fz_reset_done = false;
 	fz_deadline = 0;
 	fz_pending_at_reset = -1;
-	fz_frozen_ms = fz_jump_ms = -1;
+	fz_frozen_ms = -1;
+	fz_jump_ms = -1;
 	atomic_set(&fz_invoked, 0);
 	reinit_completion(&fz_hold_done);
 	reinit_completion(&fz_freeze_done);
@@ -783,7 +789,7 @@ static ssize_t scen_frozen_write(struct file *file, const char __user *ubuf, siz
  * CPU came online between the IPIs and the offline pass (the window).
  */
 #define BO_STATE	CPUHP_AP_ARM_CACHE_B15_RAC_DYING	/* ARM only */
-#define BO_HOLD_US	3000000
+#define BO_HOLD_NS	(3000ULL * NSEC_PER_MSEC)
 
 static DEFINE_MUTEX(bo_mutex);
 static struct rcu_head bo_head;
@@ -803,31 +809,34 @@ static void bo_cb(struct rcu_head *rhp)
 /* On the incoming CPU, interrupts off, after rcu_cpu_starting(). */
 static int bo_starting(unsigned int cpu)
 {
-	int i;
+	u64 end = ktime_get_mono_fast_ns() + BO_HOLD_NS;
 
 	if (cpu != READ_ONCE(bo_cpu) || !READ_ONCE(bo_armed))
 		return 0;
 	WRITE_ONCE(bo_armed, false);
 	call_rcu(&bo_head, bo_cb);
 	WRITE_ONCE(bo_queued, 1);
+	/* Release: whoever sees bo_in_hold also sees the callback queued. */
 	smp_store_release(&bo_in_hold, true);
-	for (i = 0; i < BO_HOLD_US / 10 && !smp_load_acquire(&bo_release); i++)
-		udelay(10);
+	/* Acquire pairs with the release in bo_barrier_probe()/barrier_online(). */
+	while (!smp_load_acquire(&bo_release) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
 	return 0;
 }
 
 static void bo_barrier_probe(void *data, const char *rcuname, const char *s, int cpu,
 			     int cnt, unsigned long done)
 {
-	int i;
+	u64 end = ktime_get_mono_fast_ns() + BO_HOLD_NS;
 
 	/* rcu_poll's on_each_cpu() running the caller's own share. */
 	if (strncmp(s, "IRQ", 3) || current != READ_ONCE(bo_caller) ||
 	    cpu != smp_processor_id() || !READ_ONCE(bo_in_hold) || READ_ONCE(bo_opened) != -1)
 		return;
+	/* Release pairs with bo_starting()'s acquire: let the CPU go on. */
 	smp_store_release(&bo_release, true);
-	for (i = 0; i < BO_HOLD_US / 10 && !cpu_online(READ_ONCE(bo_cpu)); i++)
-		udelay(10);
+	while (!cpu_online(READ_ONCE(bo_cpu)) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
 	WRITE_ONCE(bo_opened, cpu_online(READ_ONCE(bo_cpu)));
 }
 
@@ -856,6 +865,7 @@ static int bo_bring_up(unsigned long cpu, int helper)
 	kthread_bind(t, helper);
 	WRITE_ONCE(bo_armed, true);
 	wake_up_process(t);
+	/* Acquire pairs with bo_starting()'s release. */
 	for (i = 0; i < 500 && !smp_load_acquire(&bo_in_hold); i++)
 		schedule_timeout_uninterruptible(msecs_to_jiffies(10));
 	return 0;
@@ -878,8 +888,11 @@ static int barrier_online(unsigned long cpu)
 		goto out_state;
 	WRITE_ONCE(bo_caller, current);
 	WRITE_ONCE(bo_cpu, cpu);
-	bo_queued = bo_opened = bo_invoked_at_return = -1;
-	bo_in_hold = bo_release = false;
+	bo_queued = -1;
+	bo_opened = -1;
+	bo_invoked_at_return = -1;
+	bo_in_hold = false;
+	bo_release = false;
 	atomic_set(&bo_invoked, 0);
 	reinit_completion(&bo_added);
 	ret = bo_bring_up(cpu, helper);
@@ -891,6 +904,7 @@ static int barrier_online(unsigned long cpu)
 	}
 	/* Not held (never reached STARTING?): let it through, then wait. */
 	WRITE_ONCE(bo_armed, false);
+	/* Release pairs with bo_starting()'s acquire. */
 	smp_store_release(&bo_release, true);
 	wait_for_completion(&bo_added);
 	ret = READ_ONCE(bo_add_ret);
