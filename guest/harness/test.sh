@@ -123,6 +123,19 @@ t_series_applies() {
 	n=$(KSRC=$KSRC "$TOP/guest/harness/tree.sh" check "$OUT/am-check" | tail -n 1) || return 1
 	echo "applied $n patch(es) with git am onto pristine linux-source-6.1"
 }
+# kernel/rcu built as distribution kernels are (POLL05: NR_CPUS=8192,
+# cpumasks off the stack, so a struct cpumask is 1 KiB; the 64-bit
+# default 2048-byte frame limit): no compiler warning there, none of
+# -Wframe-larger-than in particular.  Booting it is the matrix's part.
+t_frame_maxsmp() {
+	local b=${BUILD:-$TOP/build}
+	KSRC=$KSRC OBJ=$b/obj-POLL05 VARIANT=poll TARGETS=kernel/rcu/ \
+		EXTRA_FRAGS="$TOP/guest/configs/scenarios/POLL05.config" \
+		LOG=$b/log/kernel-POLL05-rcu.log "$TOP/guest/harness/build-kernel.sh" || {
+		echo "FAIL: kernel/rcu with NR_CPUS=8192: $(grep -m 1 -o 'warning: .*' "$b/log/kernel-POLL05-rcu.log" || echo 'build failed')"
+		return 1
+	}
+}
 t_checkpatch() {
 	local p bad=0 count=0
 	for p in $(grep -v -e '^#' -e '^$' "$TOP/patches/series" 2>/dev/null); do
@@ -338,6 +351,7 @@ all) ;;
 esac
 
 host_test series-applies t_series_applies
+host_test frame-maxsmp t_frame_maxsmp
 host_test checkpatch t_checkpatch
 host_test static t_static
 host_test report t_userspace_script test-report

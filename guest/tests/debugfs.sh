@@ -26,6 +26,19 @@ head -n 1 $D/rcudata | grep -q '^# cpu online qs batch' || fail "rcudata has no 
 expect_eq "rcudata records" "$(nproc)" "$(grep -c '^cpu=' $D/rcudata)"
 rcudata_invariant || fail "invariant broken at start"
 
+# The listing is a seq_file iterator of one line per record, so a read
+# needs a page of seq_file buffer however long the listing is.  seq_read()
+# starts with a page and doubles its buffer (PAGE_SIZE << k) while one
+# record does not fit: a reader that allocates a 2-page or bigger power
+# of two is building the whole listing in one record, as single_open()
+# does.  The kmem:kmalloc events of the reading task (1b) say what it
+# got.  Tracing is set up before the hold and read after it: changing
+# event filters and pids waits for a grace period, which the hold holds.
+I=/sys/kernel/tracing/instances/rcu_poll_pending
+mkdir $I || fail "cannot create tracing instance $I"
+put $I/events/kmem/kmalloc/filter 'bytes_req > 4096'
+put $I/events/kmem/kmalloc/enable 1
+
 # 1. CPU 1 holds batches back for HOLD_MS; N callbacks wait on CPU 0.
 HOLD_MS=8000
 put $P/pending_max 10000
@@ -47,6 +60,9 @@ expect_eq "pending lines on CPU 0 list cur or nxt" "$N" \
 	"$(grep 'func=rcu_poll_test_cb' $D/pending | grep -c '^flavour=rcu_poll cpu=0 list=\(cur\|nxt\) ')"
 expect_eq "test stats pending" "$N" "$(field pending "$(cat $D/test/stats)")"
 grep -m 2 'rcu_poll_test_cb' $D/pending
+# 1b. Read pending under kmem tracing (see 2b): its reader's pid.
+sh -c "echo \$\$ > /tmp/reader.pid && exec cat $D/pending" > /tmp/pending.out ||
+	fail "reading pending under kmem tracing failed"
 line=$(grep '^cpu=0 ' $D/rcudata)
 echo "$line"
 expect_eq "rcudata cpu 0 polling" 1 "$(field polling "$line")"
@@ -77,6 +93,24 @@ put $P/pending_max 100
 uptime_s
 [ $((UPTIME_CS - t_hold_cs)) -lt $((HOLD_MS / 10)) ] ||
 	fail "the checks that need CPU 1 held took longer than the $HOLD_MS ms hold ($((UPTIME_CS - t_hold_cs))0 ms)"
+
+# 2b. What the pending reader of 1b allocated.  seq_file's buffers and
+# the iterator's copy come from kvmalloc(); exec and the rest of the
+# kernel's work for cat do not matter here, nor do other tasks.
+put $I/events/kmem/kmalloc/enable 0
+pid=$(cat /tmp/reader.pid)
+grep -E "^ *[^ ]+-$pid +\[" $I/trace | grep 'call_site=kvmalloc_node' |
+	sed -n 's/.* kmalloc: .*bytes_req=\([0-9]*\) .*/\1/p' > /tmp/kmalloc.sizes
+rmdir $I
+echo "pending: $(wc -c < /tmp/pending.out) bytes; reader's kvmalloc()s over a page: $(tr '\n' ' ' < /tmp/kmalloc.sizes)"
+[ "$(wc -c < /tmp/pending.out)" -gt 16384 ] || fail "premise: pending is $(wc -c < /tmp/pending.out) bytes, want > 16384"
+# The copy of a list (pending_max callbacks) is over a page: the events
+# were recorded.
+[ -s /tmp/kmalloc.sizes ] || fail "premise: no kvmalloc() over a page by the reader"
+while read -r sz; do
+	[ $((sz & (sz - 1))) -ne 0 ] && continue
+	fail "the pending reader allocated $sz bytes: the whole listing in one seq_file buffer"
+done < /tmp/kmalloc.sizes
 
 # 3. The hold ends: everything is invoked, nothing is pending.
 put $D/test/barrier 1

@@ -252,6 +252,15 @@ if [ "$mode" = preempt ]; then
 	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*ntasks=1 " /tmp/ev || fail "stall event: ntasks != 1"
 	grep -q "rcu_poll_holdout: $flavour batch=$batch kind=task cpu=1 pid=[0-9]* comm=$comm" /tmp/ev ||
 		fail "no holdout event for task $comm"
+	# Finding the preempted tasks walks every thread: not from the
+	# tick.  The event's flags (irqs-off, need-resched, hardirq/softirq,
+	# ...) say where it was emitted: task context, interrupts on.
+	flags=$(grep -m 1 "rcu_poll_holdout: $flavour batch=$batch kind=task" /tmp/ev |
+		sed 's/^.*\] \([^ ]*\) .*/\1/')
+	case "$flags" in
+	.?.*) ;;
+	*) fail "holdout task event emitted with flags '$flags': not task context with interrupts on" ;;
+	esac
 else
 	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*holdouts=0*,*0*2 " /tmp/ev ||
 		fail "stall event holdouts is not CPU 1 alone"
