@@ -35,7 +35,7 @@ GUEST_FILES := guest/harness/init guest/harness/run-guest-tests guest/harness/ba
 
 export TOP KSRC
 
-.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture torture-matrix static export reset-tree clean distclean help
+.PHONY: all deps tree kernel initramfs userspace plugin-install trace kshark-plugin screenshot bench run test test-debug torture torture-matrix prefix-builds static export reset-tree clean distclean help
 
 all: kernel initramfs
 
@@ -149,6 +149,10 @@ torture: tree
 # make test (a smoke run of POLL02 is).
 SCENARIOS ?=
 SMOKE ?= 0
+# Build after each patch of the series (bisectability); long, not in make test.
+prefix-builds: tree
+	@BUILD=$(BUILD) guest/harness/prefix-builds.sh
+
 torture-matrix: tree userspace
 	@OUT=$(BUILD)/torture-matrix SMOKE=$(SMOKE) BUILD=$(BUILD) guest/harness/torture-matrix.sh $(SCENARIOS)
 

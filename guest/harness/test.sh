@@ -361,7 +361,7 @@ host_test kshark-streams t_userspace_script test-kshark
 host_test kshark-loads t_kshark_loads
 
 # The observability boot's tests (also booted by the isolation self-test).
-POLL_DIAG=("events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall torture"
+POLL_DIAG=("events 1000" "debugfs 500" "stall hold" "stall irqoff" "stall preempt" "stall starved" "stall torture"
 	"inputs" "tool 300")
 
 for pass in $(seq 1 "$REPEAT"); do

@@ -134,10 +134,11 @@ trace_clock_now() {
 }
 
 # The parameters the reset restores: rcu_poll's and rcupdate's stall ones,
-# and RT throttling (starved.sh turns it off).
+# RT throttling (starved.sh and stall.sh starved turn it off) and the
+# unbound workqueues' CPUs (stall.sh starved confines them).
 state_params() {
 	ls /sys/module/rcu_poll/parameters/* /sys/module/rcupdate/parameters/*stall* \
-		/proc/sys/kernel/sched_rt_runtime_us 2> /dev/null
+		/proc/sys/kernel/sched_rt_runtime_us /sys/devices/virtual/workqueue/cpumask 2> /dev/null
 }
 
 guest_state_save() {

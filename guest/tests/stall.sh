@@ -14,8 +14,18 @@
 # The callback is queued once the hold is seen to be on (not after a
 # fixed delay), and the test checks that the hold was still on when it
 # read debugfs gp.
+# starved: preempt, with every unbound worker starved for the hold (the
+# unbound workqueues confined to CPU 1, where the SCHED_FIFO hog runs,
+# RT throttling off): the work that names the preempted tasks cannot run
+# until the hold ends, but the warning, from the tick, must come while
+# the hold lasts, give the number of tasks, and say that the list waits
+# for the work; the work lists them (or says the batch ended) later.
 . /usr/share/rcu_poll/lib.sh
-mode=${1:?usage: stall.sh hold|irqoff|preempt|torture}
+mode=${1:?usage: stall.sh hold|irqoff|preempt|starved|torture}
+starve=0
+[ "$mode" = starved ] && { starve=1; mode=preempt; }
+W=/sys/devices/virtual/workqueue/cpumask
+RT=/proc/sys/kernel/sched_rt_runtime_us
 # A stalled batch ends, or a CPU's callbacks that waited start a batch.
 END='ended after stalling\|started batch [0-9]* after its callbacks waited'
 D=/sys/kernel/debug/rcu
@@ -127,6 +137,13 @@ kmsg_mark
 exec 3<> /tmp/stall.fifo
 uptime_s
 t_hold_cs=$UPTIME_CS
+if [ $starve = 1 ]; then
+	# This shell stays on CPU 0 (builtins only from here on).
+	taskset -p 1 $$ > /dev/null || fail "cannot pin the test to CPU 0"
+	old_wq=$(cat $W) old_rt=$(cat $RT)
+	put $W 2
+	put $RT -1
+fi
 put $D/test/$file "1 $HOLD_MS"
 i=0
 until hold_started; do
@@ -182,6 +199,13 @@ fi
 
 wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
 	fail "no end-of-stall message ('$END')"
+if [ $starve = 1 ]; then
+	put $RT "$old_rt"
+	put $W "$old_wq"
+	# The work runs once the hold is over: its list, or the batch ended.
+	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'holdout task pid [0-9]* comm $comm\|ended before its holdout tasks were listed'" ||
+		fail "the work never named the preempted tasks, nor said the batch had ended"
+fi
 echo "rcu_poll-test: expect stall end ($mode)" > /dev/kmsg
 put $T/tracing_on 0
 kmsg_since > /tmp/kmsg
@@ -190,8 +214,19 @@ grep 'rcu_poll' /tmp/kmsg
 if [ "$mode" = preempt ]; then
 	w=$(grep -m 1 "INFO: rcu_poll_preempt stall: batch [0-9]* waited [0-9]* ms for 1 preempted tasks (warning 1)" /tmp/kmsg) ||
 		fail "no preempt-flavour stall warning naming 1 preempted task"
-	grep -q "rcu_poll:   holdout task pid [0-9]* comm $comm, preempted on CPU 1" /tmp/kmsg ||
-		fail "warning does not name task $comm preempted on CPU 1"
+	if [ $starve = 1 ]; then
+		# Stamped (centiseconds) before the hold ended, the work starved.
+		w_cs=$(echo "$w" | sed -n 's/^\[ *\([0-9]*\)\.\([0-9][0-9]\).*/\1\2/p' | sed 's/^0*\(.\)/\1/')
+		[ -n "$w_cs" ] || fail "no timestamp on '$w'"
+		[ "$w_cs" -lt $((t_hold_cs + HOLD_MS / 10)) ] ||
+			fail "the warning came at ${w_cs}0 ms, after the hold (${t_hold_cs}0 ms + $HOLD_MS ms): it waited for the starved work"
+		b=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
+		grep -q "rcu_poll:   preempt batch $b: holdout tasks not listed, the work that lists them has waited [0-9]* ms to run" /tmp/kmsg ||
+			fail "the warning does not say that the work listing the tasks is starved"
+	else
+		grep -q "rcu_poll:   holdout task pid [0-9]* comm $comm, preempted on CPU 1" /tmp/kmsg ||
+			fail "warning does not name task $comm preempted on CPU 1"
+	fi
 	grep -q "holdout CPU" /tmp/kmsg && fail "warning names a CPU, but only a task holds the batch"
 elif [ "$mode" = hold ]; then
 	w=$(grep -m 1 "INFO: rcu_poll stall: batch [0-9]* of CPU 0 waited [0-9]* ms for CPUs 1 (warning 1)" /tmp/kmsg) ||
@@ -250,6 +285,8 @@ cat /tmp/ev
 grep -q "rcu_poll_stall: $flavour .*batch=$batch .*nwarn=1" /tmp/ev || fail "no rcu_poll_stall event for batch $batch"
 if [ "$mode" = preempt ]; then
 	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*ntasks=1 " /tmp/ev || fail "stall event: ntasks != 1"
+fi
+if [ "$mode" = preempt ] && [ $starve = 0 ]; then
 	grep -q "rcu_poll_holdout: $flavour batch=$batch kind=task cpu=1 pid=[0-9]* comm=$comm" /tmp/ev ||
 		fail "no holdout event for task $comm"
 	# Finding the preempted tasks walks every thread: not from the
@@ -261,7 +298,7 @@ if [ "$mode" = preempt ]; then
 	.?.*) ;;
 	*) fail "holdout task event emitted with flags '$flags': not task context with interrupts on" ;;
 	esac
-else
+elif [ "$mode" != preempt ]; then
 	grep -q "rcu_poll_stall: $flavour .*batch=$batch .*holdouts=0*,*0*2 " /tmp/ev ||
 		fail "stall event holdouts is not CPU 1 alone"
 	grep -q "rcu_poll_holdout: $flavour batch=$batch kind=cpu cpu=1 pid=[0-9]* comm=$comm" /tmp/ev ||
