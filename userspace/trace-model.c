@@ -1002,9 +1002,24 @@ static void tree_invoke(struct loader *l, struct evinfo *e, struct tep_record *r
 static void tree_preempted(struct loader *l, struct evinfo *e, struct tep_record *r, bool get)
 {
 	struct model *m = l->m;
-	struct pt_ev *p = vec_push(&m->pts);
+	struct pt_ev *p;
 	const char *comm;
+	size_t n;
 
+	/*
+	 * rcu_gp_init() traces the first task blocking a new grace period
+	 * as "<flavour>-GPS" with this event: that task is still inside its
+	 * reader, and it holds the grace period rather than leaving it.
+	 */
+	if (!get) {
+		const char *how = fstr(l, e->f[0], r);
+
+		n = strlen(how);
+		if (n >= 4 && !strcmp(how + n - 4, "-GPS"))
+			return;
+	}
+	m->has_preempt_task = true;
+	p = vec_push(&m->pts);
 	p->ts = r->ts;
 	p->pid = fnum(e->f[get ? 1 : 2], r);
 	comm = tep_data_comm_from_pid(m->tep, p->pid);
@@ -1012,7 +1027,6 @@ static void tree_preempted(struct loader *l, struct evinfo *e, struct tep_record
 	p->get = get;
 	p->cntr_cpu = -1;
 	p->cpu = r->cpu;
-	m->has_preempt_task = true;
 }
 
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)

@@ -20,6 +20,8 @@
 # until the hold ends, but the warning, from the tick, must come while
 # the hold lasts, give the number of tasks, and say that the list waits
 # for the work; the work lists them (or says the batch ended) later.
+# The hold is long enough for a second warning (2 timeouts after the
+# first), which must come too, while the work is still pending.
 . /usr/share/rcu_poll/lib.sh
 mode=${1:?usage: stall.sh hold|irqoff|preempt|starved|torture}
 starve=0
@@ -115,6 +117,9 @@ hold_started() {
 }
 
 HOLD_MS=7000
+# Warnings 1 and 2 at 3 and 9 s, the third not before 21 s.
+[ $starve = 1 ] && HOLD_MS=13000
+nwarn_end=$((starve + 1))
 old_timeout=$(cat $S)
 put $S 3
 put $D/test/barrier 1
@@ -211,18 +216,31 @@ put $T/tracing_on 0
 kmsg_since > /tmp/kmsg
 grep 'rcu_poll' /tmp/kmsg
 
+# The dmesg timestamp of message $1, in centiseconds.
+stamp_cs() {
+	echo "$1" | sed -n 's/^\[ *\([0-9]*\)\.\([0-9][0-9]\).*/\1\2/p' | sed 's/^0*\(.\)/\1/'
+}
+
 if [ "$mode" = preempt ]; then
 	w=$(grep -m 1 "INFO: rcu_poll_preempt stall: batch [0-9]* waited [0-9]* ms for 1 preempted tasks (warning 1)" /tmp/kmsg) ||
 		fail "no preempt-flavour stall warning naming 1 preempted task"
 	if [ $starve = 1 ]; then
 		# Stamped (centiseconds) before the hold ended, the work starved.
-		w_cs=$(echo "$w" | sed -n 's/^\[ *\([0-9]*\)\.\([0-9][0-9]\).*/\1\2/p' | sed 's/^0*\(.\)/\1/')
+		w_cs=$(stamp_cs "$w")
 		[ -n "$w_cs" ] || fail "no timestamp on '$w'"
 		[ "$w_cs" -lt $((t_hold_cs + HOLD_MS / 10)) ] ||
 			fail "the warning came at ${w_cs}0 ms, after the hold (${t_hold_cs}0 ms + $HOLD_MS ms): it waited for the starved work"
 		b=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
 		grep -q "rcu_poll:   preempt batch $b: holdout tasks not listed, the work that lists them has waited [0-9]* ms to run" /tmp/kmsg ||
 			fail "the warning does not say that the work listing the tasks is starved"
+		# The pending work holds no later warning back.
+		w2=$(grep -m 1 "INFO: rcu_poll_preempt stall: batch $b waited [0-9]* ms for 1 preempted tasks (warning 2)" /tmp/kmsg) ||
+			fail "no second warning for batch $b while the work was starved"
+		w2_cs=$(stamp_cs "$w2")
+		[ -n "$w2_cs" ] && [ "$w2_cs" -lt $((t_hold_cs + HOLD_MS / 10)) ] ||
+			fail "the second warning came at ${w2_cs}0 ms, after the hold (${t_hold_cs}0 ms + $HOLD_MS ms)"
+		grep -q "rcu_poll:   preempt batch $b: holdout tasks not listed, the work that lists them is still busy with the warning of [0-9]* ms ago" /tmp/kmsg ||
+			fail "the second warning does not say that the work of the first is still pending"
 	else
 		grep -q "rcu_poll:   holdout task pid [0-9]* comm $comm, preempted on CPU 1" /tmp/kmsg ||
 			fail "warning does not name task $comm preempted on CPU 1"
@@ -275,7 +293,7 @@ case $w in
 	;;
 *)
 	batch=$(echo "$w" | sed 's/.*stall: batch \([0-9]*\).*/\1/')
-	grep -q "rcu_poll: $flavour batch $batch ended after stalling [0-9]* ms (1 warnings)" /tmp/kmsg ||
+	grep -q "rcu_poll: $flavour batch $batch ended after stalling [0-9]* ms ($nwarn_end warnings)" /tmp/kmsg ||
 		fail "no end message for batch $batch"
 	;;
 esac

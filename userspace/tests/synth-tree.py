@@ -76,7 +76,7 @@ for sysname, names in SYSTEMS.items():
 
 # Tracepoint strings and functions, at made-up kernel addresses.
 STRINGS = {}
-for s in ['rcu_preempt', 'preempt_rcu', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
+for s in ['rcu_preempt', 'preempt_rcu', 'rcu_preempt-GPS', 'start', 'end', 'cpustart', 'cpuqs', 'fqsstart', 'fqsend', 'dti',
           'StallDetected', 'newreq', 'Begin', 'IRQ', 'CB', 'LastCB', 'End', 'EarlyExit']:
     STRINGS[s] = 0xffffffff82000000 + 0x40 * len(STRINGS)
 FUNCS = {fn: 0xffffffff81000000 + 0x100 * i for i, fn in enumerate(['cb_a', 'cb_b', 'cb_c', 'cb_d'])}
@@ -209,19 +209,23 @@ sirq(3.0149, 1, 9, 300)
 report(3.015, 1, -1187, 2, 0, 300)
 gp(3.0151, 0, -1187, 'end', KTHREAD)
 # 4. gp_seq -1183: "reader" (pid 400), running on CPU 1 from 3.19, is
-#    preempted inside its reader at 3.2 and leaves it at 3.2501; both
-#    CPUs reported by 3.2001, but the rcu_node tree waits for the reader
-#    (gp_tasks) until then.  "other" (pid 401), preempted in a reader and
-#    out of it before any CPU reported, did not hold it.
+#    preempted inside its reader at 3.194, before the grace period
+#    starts, and leaves it at 3.2501; rcu_gp_init() names it as the
+#    first blocked task with rcu_unlock_preempted_task "rcu_preempt-GPS"
+#    (it does not leave its reader there); both CPUs reported by 3.2001,
+#    but the rcu_node tree waits for the reader (gp_tasks) until 3.2501.
+#    "other" (pid 401), preempted in a reader and out of it before any
+#    CPU reported, did not hold it.
 ev(3.189, 1, 'rcu_preempt_task', 401, rcuname='rcu_preempt', pid=401, gp_seq=-1183)
 ev(3.1891, 1, 'rcu_unlock_preempted_task', 401, rcuname='rcu_preempt', gp_seq=-1183, pid=401)
 switch(3.19, 1, 'spinner', 300, 'reader', 400)
+ev(3.194, 1, 'rcu_preempt_task', 400, rcuname='rcu_preempt', pid=400, gp_seq=-1187)
+switch(3.194001, 1, 'reader', 400, 'spinner', 300)
 start(3.195, -1183)
+ev(3.195001, 0, 'rcu_unlock_preempted_task', KTHREAD, rcuname='rcu_preempt-GPS', gp_seq=-1183, pid=400)
 gp(3.195010, 0, -1183, 'cpuqs', 200)
 report(3.195012, 0, -1183, 1, 2, 200)
-ev(3.2, 1, 'rcu_preempt_task', 400, rcuname='rcu_preempt', pid=400, gp_seq=-1183)
-gp(3.2, 1, -1183, 'cpuqs', 400)
-switch(3.200001, 1, 'reader', 400, 'spinner', 300)
+gp(3.2, 1, -1183, 'cpuqs', 300)
 ev(3.200100, 1, 'rcu_quiescent_state_report', 300, rcuname='rcu_preempt', gp_seq=-1183, mask=2,
    qsmask=0, level=0, grplo=0, grphi=1, gp_tasks=1)
 switch(3.25, 1, 'spinner', 300, 'reader', 400)

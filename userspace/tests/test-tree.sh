@@ -32,7 +32,7 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 144 events on 2 CPUs over 4.000 s, 0 lost; 57 Tree RCU grace-period events, 7 grace periods" \
+	"$SYN: 145 events on 2 CPUs over 4.000 s, 0 lost; 57 Tree RCU grace-period events, 7 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 # rcu_read_unlock_special() traces the last blocked reader's report as
 # "preempt_rcu": rcu_preempt's, not an RCU of its own.
@@ -60,8 +60,8 @@ expect_line "$OUT/synth.txt" \
 	"    CPU 1 passed no quiescent state for 200.0 ms: spinner (pid 300) ran there without a context switch from 3.500100 until its quiescent state (cpuqs) at 3.700000; no softirq ran on CPU 1 from 3.500000 to 3.699900 (199.9 ms of the 200.0): interrupts were probably off (1 softirqs ran there outside that)" \
 	"interrupts off but for a softirq at the edge (a pending interrupt when they came back on)"
 expect_line "$OUT/synth.txt" \
-	"    every CPU passed a quiescent state within 5.00 ms, but preempted readers held the grace period 50.0 ms longer: reader (pid 400), preempted in its reader on CPU 1 at 3.200000, left it at 3.250100" \
-	"a reader preempted on CPU 1 held the grace period after every CPU reported (not the one that left before)"
+	"    every CPU passed a quiescent state within 5.00 ms, but preempted readers held the grace period 50.0 ms longer: reader (pid 400), preempted in its reader on CPU 1 at 3.194000, left it at 3.250100" \
+	"a reader preempted on CPU 1 before the grace period began held it after every CPU reported (its -GPS event is no exit; not the one that left before)"
 expect_line "$OUT/synth.txt" \
 	"    no grace period started for 400.0 ms after one was asked for at 2.600000 (newreq, on CPU 0); rcu_preempt (pid 16) was woken at 2.600100 on CPU 1, where spinner (pid 300) ran; it ran at 2.999990 on CPU 1; no softirq ran on CPU 1 from 2.600000 to 3.000000: interrupts were probably off" \
 	"a grace period asked for and started 400 ms late: its kthread woken onto a CPU with interrupts off"
