@@ -372,11 +372,11 @@ static void lost_words(char *buf, size_t len, struct model *m, struct cause *k, 
 static void longest_task(struct model *m, int cpu, u64 from, u64 to, int *pid, const char **comm,
 			 u64 *since);
 
-static void also_held(struct model *m, struct gp *g, int cpu)
+static int also_held(struct model *m, struct gp *g, int cpu)
 {
 	struct cause *k = &g->cause;
 	char ts[TS_BUF];
-	int c;
+	int c, named = 0;
 
 	for (c = 0; c < g->ncpu; c++) {
 		struct gp_cpu *d = gp_cpu(g, c);
@@ -400,6 +400,7 @@ static void also_held(struct model *m, struct gp *g, int cpu)
 			add(k->text, sizeof(k->text), ")");
 			if (o.irq != 1)
 				irq_words(k->text, sizeof(k->text), &o, c);
+			named++;
 			continue;
 		}
 		until = d->qs_src == QS_NONE ? (g->end ? g->end : m->last_ts) : d->qs;
@@ -418,7 +419,23 @@ static void also_held(struct model *m, struct gp *g, int cpu)
 		else
 			task_words(k->text, sizeof(k->text), m, o.pid, o.comm);
 		irq_words(k->text, sizeof(k->text), &o, c);
+		named++;
 	}
+	return named;
+}
+
+static void kthread_also(struct model *m, struct cause *k);
+
+/*
+ * @cpu's holder ran with interrupts on, and no other CPU held the grace
+ * period too: it may have spun with preemption off in an IPI to a CPU
+ * that had interrupts off (smp_call_function() with wait), having
+ * reported that CPU's quiescent state in time.  Name such a CPU.
+ */
+static void held_also(struct model *m, struct gp *g, int cpu)
+{
+	if (!also_held(m, g, cpu) && g->cause.irq == 1)
+		kthread_also(m, &g->cause);
 }
 
 static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool none)
@@ -485,7 +502,7 @@ static void explain_held(struct model *m, struct gp *g, int cpu, u64 to, bool no
 		    fmt_ts(c->qs, ts2));
 	irq_words(k->text, sizeof(k->text), k, cpu);
 	lost_words(k->text, sizeof(k->text), m, k, cpu);
-	also_held(m, g, cpu);
+	held_also(m, g, cpu);
 }
 
 /*

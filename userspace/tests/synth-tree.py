@@ -159,6 +159,7 @@ sirq(1.005, 1, 1, 300)
 gp(1.005001, 1, -1195, 'cpustart', 300)
 gp(1.013, 0, -1195, 'fqsstart', KTHREAD)
 gp(1.013002, 0, -1195, 'fqsend', KTHREAD)
+sirq(1.015, 0, 1, 200)  # CPU 0's interrupts are on meanwhile
 gp(1.020, 1, -1195, 'cpuqs', 300)
 switch(1.020001, 1, 'spinner', 300, 'hog', 301)
 report(1.020050, 1, -1195, 2, 0, 301)

@@ -32,7 +32,7 @@ python3 "$T/synth-tree.py" "$OUT/events.txt" "$SYN" || fail "synth-tree.py faile
 	fail "report of the synthetic Tree trace failed: $(cat "$OUT/synth.err")"
 cat "$OUT/synth.txt"
 expect_line "$OUT/synth.txt" \
-	"$SYN: 145 events on 2 CPUs over 4.000 s, 0 lost; 57 Tree RCU grace-period events, 7 grace periods" \
+	"$SYN: 147 events on 2 CPUs over 4.000 s, 0 lost; 57 Tree RCU grace-period events, 7 grace periods" \
 	"a Tree RCU trace is read as grace periods"
 # rcu_read_unlock_special() traces the last blocked reader's report as
 # "preempt_rcu": rcu_preempt's, not an RCU of its own.
@@ -168,6 +168,19 @@ assert slow['duration_us'] > 2.5e6
 PY
 else
 	fail "no Tree RCU fixture $FIX"
+fi
+
+# tree-ipi.dat.xz (tree-smp2 "held irqoff", trimmed with trace-cmd split):
+# CPU 1 reported in time, then rcupoll_irqs/1 held it 3 s with interrupts
+# off; CPU 0's sh spun as long, interrupts on, in an IPI to CPU 1.  The
+# report blames CPU 0 and must name CPU 1 and its task as well.
+if xz -dc "$T/tree-ipi.dat.xz" > "$OUT/tree-ipi.dat" &&
+	"$R" report -f csv -t batches "$OUT/tree-ipi.dat" > "$OUT/ipi.csv"; then
+	grep -q '^rcu_preempt,49145,.*,cpu_held,0,472,sh,.*interrupts on ([0-9]* softirqs ran on CPU 0 meanwhile); CPU 1 ran rcupoll_irqs/1 (pid 475) without a context switch for 3000.9 ms meanwhile; no softirq ran on CPU 1 from 53.735248 to 56.735784 .*interrupts were probably off' "$OUT/ipi.csv" &&
+		ok "tree-ipi.dat: CPU 0, spinning in an IPI, blamed; CPU 1 with interrupts off named too" ||
+		fail "tree-ipi.dat: CPU 1 and rcupoll_irqs/1 not named beside CPU 0: $(grep '^rcu_preempt,49145,' "$OUT/ipi.csv")"
+else
+	fail "tree-ipi.dat: cannot decompress or report"
 fi
 
 [ $fails = 0 ] && echo "test-tree: all passed" && exit 0
