@@ -150,8 +150,10 @@ torture: tree
 SCENARIOS ?=
 SMOKE ?= 0
 # Build after each patch of the series (bisectability); long, not in make test.
+# QUICK=1 compiles only what the series touches (kernel/rcu/, fork.o,
+# sched/core.o, sysctl.o) instead of the whole kernel after each patch.
 prefix-builds: tree
-	@BUILD=$(BUILD) guest/harness/prefix-builds.sh
+	@BUILD=$(BUILD) QUICK=$(QUICK) guest/harness/prefix-builds.sh
 
 torture-matrix: tree userspace
 	@OUT=$(BUILD)/torture-matrix SMOKE=$(SMOKE) BUILD=$(BUILD) guest/harness/torture-matrix.sh $(SCENARIOS)
