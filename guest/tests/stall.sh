@@ -207,9 +207,11 @@ wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q '$END'" ||
 if [ $starve = 1 ]; then
 	put $RT "$old_rt"
 	put $W "$old_wq"
-	# The work runs once the hold is over: its list, or the batch ended.
-	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'holdout task pid [0-9]* comm $comm\|ended before its holdout tasks were listed'" ||
-		fail "the work never named the preempted tasks, nor said the batch had ended"
+	# The work runs once the hold is over: its list, the batch ended,
+	# or, if it ran after the reader dropped its reference but before
+	# a poll ended the batch, that no task holds the batch any more.
+	wait_for 20 sh -c "dmesg | tail -n +$((KMSG_MARK + 1)) | grep -q 'holdout task pid [0-9]* comm $comm\|ended before its holdout tasks were listed\|no preempted task holds batch $HELD any more'" ||
+		fail "the work never named the preempted tasks, nor said the batch had ended or was no longer held"
 fi
 echo "rcu_poll-test: expect stall end ($mode)" > /dev/kmsg
 put $T/tracing_on 0
