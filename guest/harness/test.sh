@@ -391,7 +391,7 @@ for pass in $(seq 1 "$REPEAT"); do
 	boot poll-contracts poll 4 "" "" 900 \
 		"contracts preempt-user" "contracts poll-offline" "contracts softirq-qs" \
 		"contracts irqoff-calls" "contracts stall-reset" "contracts cookies" \
-		"contracts flood-bound" "contracts rekick" "idle-call" "barrier-online" "trace-toggle 200"
+		"contracts flood-bound" "contracts rekick" "contracts rekick-irqoff" "idle-call" "barrier-online" "trace-toggle 200"
 	# A callback queued before rcu_init().
 	boot poll-early poll 2 "rcu_poll.early_call_rcu" "" 300 \
 		"cpus 2" "contracts early-call-rcu"

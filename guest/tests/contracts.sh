@@ -19,6 +19,8 @@
 #   flood-bound    a callback flood is invoked in bounded passes
 #   rekick         a batch kicks the CPUs it still waits for again,
 #                  every 20 ms
+#   rekick-irqoff  ... but not a CPU that has taken no tick for four
+#                  of those intervals (interrupts off)
 #   no-preempt     preempt_reader is refused where nothing can preempt
 #   early-call-rcu a callback queued before rcu_init() (boot parameter
 #                  rcu_poll.early_call_rcu) is invoked
@@ -33,11 +35,87 @@ load test_rcu_poll
 
 stats() { cat $D/test/stats; }
 
+# queued_since N: test_rcu_poll has queued more than N callbacks
+queued_since() { [ "$(field queued "$(stats)")" -gt "$1" ]; }
+
 # wait until the scenario threads of test_rcu_poll are over
 threads_done() {
 	wait_for "${1:-30}" sh -c "grep -q ' threads=0 ' $D/test/stats" ||
 		fail "scenario threads still running: $(stats)"
 }
+
+# trace_kicks EVENT...: trace these rcu_poll events (and batch starts)
+# into an empty buffer.
+trace_kicks() {
+	put $T/tracing_on 0
+	: > $T/trace
+	for e in rcu_poll_batch_start "$@"; do
+		put $T/events/rcu_poll/$e/enable 1
+	done
+	put $T/tracing_on 1
+}
+
+# kicks_done FILE: wait for the hold and the queued callback, then keep
+# the normal flavour's events in FILE.
+kicks_done() {
+	threads_done 20
+	wait_for 10 sh -c "grep -q ' pending=0 ' $D/test/stats" ||
+		fail "the callback was not invoked: $(stats)"
+	put $T/tracing_on 0
+	grep -E 'rcu_poll_[a-z_]*: rcu_poll ' $T/trace > "$1"
+}
+
+# Kicks of CPU 1 by batches of CPU 0, from trace_kicks' events.
+# mode=rekick: the batch that kicked CPU 1 most, at least 3 times and
+# at most 2 + span/10 ms.  mode=irqoff: every batch that started within
+# a second of the hold's callback and ended a second or more after it,
+# 1 to 7 times; one at least.
+KICKS_AWK='
+function kv(k,   i) {
+	for (i = ev + 1; i <= NF; i++)
+		if (index($i, k "=") == 1)
+			return substr($i, length(k) + 2)
+	return ""
+}
+{
+	for (ev = 1; ev <= NF && $ev !~ /^rcu_poll_/; ev++)
+		;
+	ts = $(ev - 1); sub(/:$/, "", ts)
+}
+$ev == "rcu_poll_call_rcu:" && kv("cpu") == 1 && kv("func") == "rcu_poll_test_cb" && hold == "" {
+	hold = ts
+}
+$ev == "rcu_poll_kick:" && kv("cpu") == 0 && kv("target") == 1 {
+	b = kv("batch")
+	if (!(b in first))
+		first[b] = ts
+	last[b] = ts
+	n[b]++
+}
+$ev == "rcu_poll_batch_end:" && kv("cpu") == 0 {
+	end[kv("batch")] = ts
+}
+END {
+	if (mode == "rekick") {
+		for (b in n)
+			if (n[b] > max) { max = n[b]; mb = b }
+		span = max ? (last[mb] - first[mb]) * 1000 : 0
+		printf "most kicks of CPU 1 by one batch of CPU 0: %d (batch %s, over %d ms)\n", max, mb, span
+		if (max < 3) { print "FAIL: no batch kicked CPU 1 again while it held it"; bad++ }
+		if (max > 2 + span / 10) { print "FAIL: more than one kick per 10 ms"; bad++ }
+		exit bad > 0
+	}
+	if (hold == "") { print "FAIL: no callback of the hold on CPU 1 in the trace"; exit 1 }
+	for (b in n) {
+		if (!(b in end) || first[b] - hold > 1 || end[b] - hold < 1)
+			continue
+		waited++
+		printf "batch %s of CPU 0 ended %d ms into the hold, kicked CPU 1 %d times\n", b, (end[b] - hold) * 1000, n[b]
+		if (n[b] > 7) { print "FAIL: CPU 1 kicked again with interrupts off"; bad++ }
+	}
+	if (!waited) { print "FAIL: no batch of CPU 0 waited for the hold"; bad++ }
+	exit bad > 0
+}'
 
 case $mode in
 tasks-reader)
@@ -217,50 +295,45 @@ rekick)
 	# rcu_poll_rekick_due()).  CPU 1 holds a reader for 2 s; a callback
 	# queued on CPU 0 once the hold is on starts a batch that waits for
 	# CPU 1 until the hold ends.  That batch must kick CPU 1 at least 3
-	# times (the hold outlasts its start by more than two intervals),
-	# and no two kicks of one batch may come within 10 ms (one interval
-	# at least two ticks of 10 ms at HZ=100, 20 at HZ=1000).
+	# times (the hold outlasts its start by more than two intervals).
+	# Kicks are at least an interval of jiffies apart, which is 20 ms at
+	# every HZ; a late tick that catches jiffies up can crowd two in wall
+	# time, so no more than 2 + span/10 ms (twice that rate) may come
+	# between a batch's first and last kick of CPU 1.
 	[ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
-	put $T/tracing_on 0
-	: > $T/trace
-	for e in rcu_poll_batch_start rcu_poll_kick; do
-		put $T/events/rcu_poll/$e/enable 1
-	done
-	put $T/tracing_on 1
+	trace_kicks rcu_poll_kick
 	put $D/test/hold "1 2000"
 	wait_for 10 task_ran rcupoll_hold/1 || fail "the hold did not start"
 	put $D/test/queue "1 0"
-	threads_done 20
-	wait_for 10 sh -c "grep -q ' pending=0 ' $D/test/stats" ||
-		fail "the callback was not invoked: $(stats)"
-	put $T/tracing_on 0
-	grep -E 'rcu_poll_(batch_start|kick): rcu_poll ' $T/trace > /tmp/rekick.txt
-	awk '
-	function kv(k,   i) {
-		for (i = ev + 1; i <= NF; i++)
-			if (index($i, k "=") == 1)
-				return substr($i, length(k) + 2)
-		return ""
-	}
-	{
-		for (ev = 1; ev <= NF && $ev !~ /^rcu_poll_/; ev++)
-			;
-		ts = $(ev - 1); sub(/:$/, "", ts)
-	}
-	$ev == "rcu_poll_kick:" && kv("cpu") == 0 && kv("target") == 1 {
-		b = kv("batch")
-		if (b in last && ts - last[b] < 0.010) {
-			printf "FAIL: batch %s kicked CPU 1 at %s and %s\n", b, last[b], ts
-			bad++
-		}
-		last[b] = ts
-		if (++n[b] > max) { max = n[b]; mb = b }
-	}
-	END {
-		printf "most kicks of CPU 1 by one batch of CPU 0: %d (batch %s)\n", max, mb
-		if (max < 3) { print "FAIL: no batch kicked CPU 1 again while it held it"; bad++ }
-		exit bad > 0
-	}' /tmp/rekick.txt || fail "kicks of the held batch (trace in /tmp/rekick.txt)"
+	kicks_done /tmp/rekick.txt
+	awk -v mode=rekick "$KICKS_AWK" /tmp/rekick.txt ||
+		fail "kicks of the held batch (trace in /tmp/rekick.txt)"
+	;;
+rekick-irqoff)
+	# A holdout that has taken no tick for four kick intervals has
+	# interrupts off (idle CPUs keep their tick while a batch waits):
+	# it cannot take the IPI, and resched_cpu() would spin, interrupts
+	# off, on the runqueue lock it may hang holding, so that no poller
+	# waiting for it could warn.  Batches stop kicking it again (see
+	# rcu_poll_rekick_ticking()).  CPU 1 holds a reader with interrupts
+	# off for 2 s, queueing a callback (traced) once they are off; a
+	# callback queued on CPU 0 then makes sure a batch of CPU 0 waits
+	# for CPU 1 until the hold ends.  Such a batch (one that starts in
+	# the hold's first second and ends after it) kicks CPU 1 at its start and
+	# again only at jiffies within four intervals of CPU 1's last tick,
+	# an interval apart: 5 kicks, and 2 more allowed for the jiffies the
+	# hold thread may take between its start and turning interrupts off.
+	# Without that rule it kicks CPU 1 every 20 ms, about 100 times.
+	[ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
+	trace_kicks rcu_poll_kick rcu_poll_batch_end rcu_poll_call_rcu
+	q0=$(field queued "$(stats)")
+	put $D/test/hold_irqoff "1 2000"
+	wait_for 10 queued_since "$q0" ||
+		fail "the hold did not start: $(stats)"
+	put $D/test/queue "1 0"
+	kicks_done /tmp/rekick-irqoff.txt
+	awk -v mode=irqoff "$KICKS_AWK" /tmp/rekick-irqoff.txt ||
+		fail "kicks of CPU 1 with interrupts off (trace in /tmp/rekick-irqoff.txt)"
 	;;
 no-preempt)
 	out=$( { echo "1 100" > $D/test/preempt_reader; } 2>&1 ) &&
