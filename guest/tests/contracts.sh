@@ -322,7 +322,7 @@ rekick-irqoff)
 	# for CPU 1 through the hold.  In the hold's first 1.5 s such a
 	# batch kicks CPU 1 at most twice: at its start (resched_cpu()) and
 	# once again, whose irq_work stays pending while interrupts are off.
-	# With resched_cpu() for every kick it kicked CPU 1 100 times.
+	# With resched_cpu() for every kick it kicked CPU 1 75 times then.
 	[ "$(nproc)" -ge 2 ] || fail "needs 2 CPUs"
 	trace_kicks rcu_poll_kick rcu_poll_batch_end rcu_poll_call_rcu
 	q0=$(field queued "$(stats)")
